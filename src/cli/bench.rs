@@ -1,0 +1,334 @@
+//! `quoth bench`: prints speed and memory figures. Timings are medians of repeated
+//! runs on a shared machine: read them as ratios, not absolutes. Never used in tests.
+
+use anyhow::{bail, Context, Result};
+use quoth::engine::Engine;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub what: BenchWhat,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum BenchWhat {
+    /// Cold-ingest throughput and peak RSS, beside `notmuch new` and `mu index` on the
+    /// same Maildir; then search latency over 100 varied queries.
+    Ingest {
+        /// A Maildir tree to ingest (also given to notmuch and mu).
+        #[arg(long)]
+        maildir: Option<PathBuf>,
+        /// An mbox file or folder of them (the scale set).
+        #[arg(long)]
+        mbox: Option<PathBuf>,
+        /// Skip notmuch and mu.
+        #[arg(long)]
+        no_peers: bool,
+        /// Runs of each ingest; the median is reported.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
+        /// Where to put the temporary stores (default: a temp dir).
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+    },
+}
+
+/// One measured run of a child process.
+#[derive(Debug, Clone, Copy)]
+struct Measured {
+    seconds: f64,
+    peak_rss_mb: f64,
+}
+
+pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
+    match args.what {
+        BenchWhat::Ingest {
+            maildir,
+            mbox,
+            no_peers,
+            runs,
+            work_dir,
+        } => bench_ingest(maildir, mbox, no_peers, runs.max(1), work_dir, json),
+    }
+}
+
+fn bench_ingest(
+    maildir: Option<PathBuf>,
+    mbox: Option<PathBuf>,
+    no_peers: bool,
+    runs: usize,
+    work_dir: Option<PathBuf>,
+    json: bool,
+) -> Result<i32> {
+    if maildir.is_none() && mbox.is_none() {
+        bail!("give --maildir and/or --mbox");
+    }
+    let tmp = tempfile_dir(work_dir)?;
+    let mut rows = Vec::new();
+    let mut search = None;
+    if let Some(maildir) = &maildir {
+        let count = count_maildir(maildir);
+        warm_cache(maildir);
+        let cold = median_of(runs, |i| {
+            let dir = tmp.join(format!("quoth-maildir-{i}"));
+            let _ = std::fs::remove_dir_all(&dir);
+            measure_quoth_ingest(&dir, maildir)
+        })?;
+        rows.push(row("quoth ingest (Maildir, cold)", count, cold));
+        let rescan_dir = tmp.join("quoth-maildir-0");
+        if !rescan_dir.exists() {
+            measure_quoth_ingest(&rescan_dir, maildir)?;
+        }
+        let rescan = median_of(runs.max(3), |_| measure_quoth_ingest(&rescan_dir, maildir))?;
+        rows.push(row("quoth ingest (Maildir, no change)", count, rescan));
+        if !no_peers {
+            match median_of(runs, |i| {
+                measure_notmuch(&tmp.join(format!("notmuch-{i}")), maildir)
+            }) {
+                Ok(m) => rows.push(row("notmuch new", count, m)),
+                Err(e) => eprintln!("notmuch skipped: {e:#}"),
+            }
+            match median_of(runs, |i| measure_mu(&tmp.join(format!("mu-{i}")), maildir)) {
+                Ok(m) => rows.push(row("mu index", count, m)),
+                Err(e) => eprintln!("mu skipped: {e:#}"),
+            }
+        }
+    }
+    if let Some(mbox) = &mbox {
+        warm_cache(mbox);
+        let dir = tmp.join("quoth-mbox");
+        let _ = std::fs::remove_dir_all(&dir);
+        let m = measure_quoth_ingest(&dir, mbox)?;
+        let count = Engine::open(&dir)?.stats()?.messages;
+        rows.push(row("quoth ingest (mbox scale set, cold)", count, m));
+        search = Some(search_latency(&dir)?);
+    }
+    let ratio = ratio_to_mu(&rows);
+    if json {
+        super::output::print_json(
+            &json!({"ingest": rows, "quoth_vs_mu": ratio, "search": search}),
+        )?;
+        return Ok(0);
+    }
+    println!(
+        "{:<40} {:>9} {:>9} {:>10} {:>12}",
+        "ingest", "messages", "seconds", "msg/s", "peak RSS MB"
+    );
+    for r in &rows {
+        println!(
+            "{:<40} {:>9} {:>9.2} {:>10.0} {:>12.1}",
+            r["name"].as_str().unwrap_or(""),
+            r["messages"],
+            r["seconds"].as_f64().unwrap_or(0.0),
+            r["msgs_per_s"].as_f64().unwrap_or(0.0),
+            r["peak_rss_mb"].as_f64().unwrap_or(0.0)
+        );
+    }
+    if let Some(r) = ratio {
+        println!("quoth cold Maildir ingest is {r:.2}x mu's rate");
+    }
+    if let Some(s) = search {
+        println!(
+            "search over {} queries on {} messages: p50 {:.2} ms, p95 {:.2} ms",
+            s["queries"],
+            s["messages"],
+            s["p50_ms"].as_f64().unwrap_or(0.0),
+            s["p95_ms"].as_f64().unwrap_or(0.0)
+        );
+    }
+    Ok(0)
+}
+
+fn row(name: &str, messages: usize, m: Measured) -> serde_json::Value {
+    json!({
+        "name": name,
+        "messages": messages,
+        "seconds": m.seconds,
+        "msgs_per_s": messages as f64 / m.seconds.max(1e-9),
+        "peak_rss_mb": m.peak_rss_mb,
+    })
+}
+
+fn ratio_to_mu(rows: &[serde_json::Value]) -> Option<f64> {
+    let rate = |name: &str| {
+        rows.iter()
+            .find(|r| r["name"] == name)
+            .and_then(|r| r["msgs_per_s"].as_f64())
+    };
+    Some(rate("quoth ingest (Maildir, cold)")? / rate("mu index")?)
+}
+
+fn tempfile_dir(given: Option<PathBuf>) -> Result<PathBuf> {
+    let dir = given.unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("quoth-bench-{}", std::process::id()))
+    });
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+fn median_of(runs: usize, mut f: impl FnMut(usize) -> Result<Measured>) -> Result<Measured> {
+    let mut all = Vec::new();
+    for i in 0..runs {
+        all.push(f(i)?);
+    }
+    all.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    Ok(all[all.len() / 2])
+}
+
+fn measure_quoth_ingest(data_dir: &Path, source: &Path) -> Result<Measured> {
+    let exe = std::env::current_exe()?;
+    let mut cmd = Command::new(exe);
+    cmd.arg("--data-dir")
+        .arg(data_dir)
+        .arg("ingest")
+        .arg(source)
+        .arg("--json");
+    measure(cmd)
+}
+
+fn measure_notmuch(dir: &Path, maildir: &Path) -> Result<Measured> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir)?;
+    let config = dir.join("config");
+    std::fs::write(
+        &config,
+        format!(
+            "[database]\npath={}\nmail_root={}\n[new]\ntags=unread;inbox;\n[maildir]\nsynchronize_flags=false\n",
+            dir.join("db").display(),
+            maildir.display()
+        ),
+    )?;
+    std::fs::create_dir_all(dir.join("db"))?;
+    let mut cmd = Command::new("notmuch");
+    cmd.env("NOTMUCH_CONFIG", &config).arg("new").arg("--quiet");
+    measure(cmd)
+}
+
+fn measure_mu(dir: &Path, maildir: &Path) -> Result<Measured> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir)?;
+    let status = Command::new("mu")
+        .arg("init")
+        .arg(format!("--muhome={}", dir.display()))
+        .arg(format!("--maildir={}", maildir.display()))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .context("running mu (Debian package maildir-utils)")?;
+    if !status.success() {
+        bail!("mu init failed");
+    }
+    let mut cmd = Command::new("mu");
+    cmd.arg("index")
+        .arg(format!("--muhome={}", dir.display()))
+        .arg("--quiet");
+    measure(cmd)
+}
+
+/// Runs a child to completion; wall time and its peak resident set from wait4.
+fn measure(mut cmd: Command) -> Result<Measured> {
+    cmd.stdout(std::process::Stdio::null());
+    let started = Instant::now();
+    let child = cmd.spawn().with_context(|| format!("starting {cmd:?}"))?;
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let seconds = started.elapsed().as_secs_f64();
+    if rc < 0 {
+        bail!("wait4 failed: {}", std::io::Error::last_os_error());
+    }
+    if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        bail!("{cmd:?} failed with status {status}");
+    }
+    Ok(Measured {
+        seconds,
+        peak_rss_mb: usage.ru_maxrss as f64 / 1024.0,
+    })
+}
+
+fn count_maildir(dir: &Path) -> usize {
+    quoth::source::discover(&[dir.to_path_buf()])
+        .map(|f| f.len())
+        .unwrap_or(0)
+}
+
+/// Reads every file once so each tool starts from the same warm page cache.
+fn warm_cache(dir: &Path) {
+    if let Ok(files) = quoth::source::discover(&[dir.to_path_buf()]) {
+        for f in files {
+            let _ = std::fs::read(&f.path);
+        }
+    }
+}
+
+/// Search latency over 100 varied queries, each run 5 times after a warm-up pass.
+fn search_latency(data_dir: &Path) -> Result<serde_json::Value> {
+    let engine = Engine::open(data_dir)?;
+    let queries = varied_queries();
+    let now = chrono::Utc::now().timestamp();
+    for q in &queries {
+        engine.search(q, 20, now)?;
+    }
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        for q in &queries {
+            let t = Instant::now();
+            engine.search(q, 20, now)?;
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize];
+    Ok(json!({
+        "queries": queries.len(),
+        "messages": engine.stats()?.messages,
+        "p50_ms": pct(0.5),
+        "p95_ms": pct(0.95),
+    }))
+}
+
+/// 100 queries mixing words, phrases, fields, dates and boolean forms.
+fn varied_queries() -> Vec<String> {
+    const WORDS: &[&str] = &[
+        "gas",
+        "price",
+        "contract",
+        "meeting",
+        "power",
+        "california",
+        "enron",
+        "deal",
+        "schedule",
+        "trading",
+        "energy",
+        "report",
+        "conference",
+        "budget",
+        "risk",
+        "transmission",
+        "pipeline",
+        "credit",
+        "legal",
+        "market",
+    ];
+    const PEOPLE: &[&str] = &["lay", "skilling", "kean", "allen", "shapiro"];
+    let mut out = Vec::new();
+    for (i, w) in WORDS.iter().enumerate() {
+        let other = WORDS[(i + 7) % WORDS.len()];
+        let person = PEOPLE[i % PEOPLE.len()];
+        out.push(w.to_string());
+        out.push(format!("{w} {other}"));
+        out.push(format!("\"{w} {other}\" OR {w}"));
+        out.push(format!("from:{person} {w}"));
+        out.push(format!(
+            "{w} date:2001-0{}..2001-12-31 NOT {other}",
+            1 + i % 9
+        ));
+    }
+    out
+}

@@ -1,0 +1,91 @@
+//! Command-line front end: one module per subcommand, all talking to the engine.
+
+mod bench;
+mod demo;
+mod ingest;
+mod output;
+mod quarantine;
+mod reindex;
+mod search;
+mod show;
+mod stats;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use quoth::engine::Engine;
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "quoth",
+    version,
+    about = "A terminal mail reader that answers questions about your mail, with citations"
+)]
+pub struct Cli {
+    /// Where Quoth keeps its store and indexes.
+    #[arg(long, global = true, env = "QUOTH_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Read mail from Maildir folders, mbox files or .eml files (idempotent).
+    Ingest {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Search with notmuch-style syntax: words, "phrases", from: to: cc: subject: body:
+    /// date:A..B has:attachment folder: thread: id:, AND OR NOT ( ).
+    Search {
+        query: String,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// Print a message with its segments (authored, quoted, signature...) marked.
+    Show { id: String },
+    /// Counts of messages, threads, chunks and quarantined items, and index sizes.
+    Stats,
+    /// List the messages that could not be read, with the reason.
+    Quarantine,
+    /// Rebuild the search index from the store.
+    Reindex,
+    /// Ingest the demo mailbox that ships with Quoth and run a few searches.
+    Demo,
+    /// Measure ingest and search speed (see `quoth bench --help`).
+    Bench(bench::BenchArgs),
+}
+
+/// Runs a command; returns the process exit code.
+pub fn run(cli: Cli) -> Result<i32> {
+    let data_dir = data_dir(cli.data_dir.clone())?;
+    let json = cli.json;
+    match cli.command {
+        Command::Ingest { paths } => ingest::run(&mut open(&data_dir)?, &paths, json),
+        Command::Search { query, limit } => search::run(&open(&data_dir)?, &query, limit, json),
+        Command::Show { id } => show::run(&open(&data_dir)?, &id, json),
+        Command::Stats => stats::run(&open(&data_dir)?, json),
+        Command::Quarantine => quarantine::run(&open(&data_dir)?, json),
+        Command::Reindex => reindex::run(&mut open(&data_dir)?, json),
+        Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
+        Command::Bench(args) => bench::run(args, json),
+    }
+}
+
+fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
+    match given {
+        Some(d) => Ok(d),
+        None => dirs::data_dir()
+            .map(|d| d.join("quoth"))
+            .context("no data directory: pass --data-dir or set QUOTH_DATA_DIR"),
+    }
+}
+
+fn open(data_dir: &std::path::Path) -> Result<Engine> {
+    Engine::open(data_dir)
+        .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))
+}

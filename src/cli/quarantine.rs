@@ -1,0 +1,30 @@
+//! `quoth quarantine`: what could not be read, and why.
+
+use super::output::print_json;
+use anyhow::Result;
+use quoth::engine::Engine;
+use serde_json::json;
+
+pub fn run(engine: &Engine, json: bool) -> Result<i32> {
+    let items = engine.store().quarantined()?;
+    if json {
+        let list: Vec<_> = items
+            .iter()
+            .map(|q| json!({"source": q.location.describe(), "folder": q.folder, "reason": q.reason, "bytes": q.raw.len()}))
+            .collect();
+        print_json(&list)?;
+        return Ok(0);
+    }
+    if items.is_empty() {
+        println!("nothing is quarantined");
+    }
+    for q in &items {
+        println!(
+            "{}\n    {} ({} bytes kept)",
+            q.location.describe(),
+            q.reason,
+            q.raw.len()
+        );
+    }
+    Ok(0)
+}

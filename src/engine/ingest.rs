@@ -1,0 +1,314 @@
+//! The ingest pipeline: discover → read, parse, clean and chunk on worker threads →
+//! write to sled in batches → rethread → index new and rethreaded messages in tantivy.
+//!
+//! Nothing here aborts on bad mail: a message that cannot be parsed is quarantined
+//! with its bytes and reason, a file that cannot be read is reported, and ingest goes on.
+
+use super::prepare::{prepare, Prepared};
+use super::threading::rethread;
+use super::{Engine, EngineError};
+use crate::index::chunk::ChunkConfig;
+use crate::mail::identity::content_key;
+use crate::mail::model::MessageKey;
+use crate::mail::parse::parse_message;
+use crate::source::{discover, read_source_file, SourceFile};
+use crate::store::{NewMessage, QuarantineItem, SourceCursor};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::time::Instant;
+
+/// Messages written to sled per batch.
+const BATCH: usize = 512;
+
+/// Which step ingest is at, for progress reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum IngestPhase {
+    Scanning,
+    Reading,
+    Threading,
+    Indexing,
+    Done,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IngestProgress {
+    pub phase: IngestPhase,
+    pub done: usize,
+    pub total: usize,
+}
+
+/// What an ingest did, as counted.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IngestReport {
+    pub files_found: usize,
+    pub files_unchanged: usize,
+    pub files_read: usize,
+    pub messages_read: usize,
+    pub added: usize,
+    pub already_known: usize,
+    pub quarantined: usize,
+    /// Files that could not be read, or were not mail, with the reason.
+    pub file_errors: Vec<(String, String)>,
+    pub rethreaded: usize,
+    pub indexed: usize,
+    pub threads: usize,
+    pub seconds: f64,
+}
+
+/// What a worker learned about one message.
+enum Outcome {
+    Known(MessageKey),
+    New(Box<Prepared>),
+    Quarantine(Box<QuarantineItem>),
+}
+
+enum WorkItem {
+    Message { file: usize, outcome: Outcome },
+    FileDone { file: usize, error: Option<String> },
+}
+
+pub(super) fn run(
+    engine: &mut Engine,
+    paths: &[PathBuf],
+    progress: &mut dyn FnMut(&IngestProgress),
+) -> Result<IngestReport, EngineError> {
+    let started = Instant::now();
+    let mut report = IngestReport::default();
+    progress(&IngestProgress {
+        phase: IngestPhase::Scanning,
+        done: 0,
+        total: 0,
+    });
+    for p in paths {
+        let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        engine.store.add_root(&abs.to_string_lossy())?;
+    }
+    let found = discover(paths)?;
+    report.files_found = found.len();
+    let mut todo = Vec::new();
+    for file in found {
+        let path = file.path.to_string_lossy().into_owned();
+        match engine.store.source_cursor(&path)? {
+            Some(c) if c.mtime_ns == file.mtime_ns && c.size == file.size => {
+                report.files_unchanged += 1;
+            }
+            _ => todo.push(file),
+        }
+    }
+    report.files_read = todo.len();
+
+    let added = read_and_store(engine, &todo, &mut report, progress)?;
+
+    if added.is_empty() && report.files_read == 0 {
+        report.threads = engine.store.thread_count();
+        report.seconds = started.elapsed().as_secs_f64();
+        progress(&IngestProgress {
+            phase: IngestPhase::Done,
+            done: 0,
+            total: 0,
+        });
+        return Ok(report);
+    }
+
+    progress(&IngestProgress {
+        phase: IngestPhase::Threading,
+        done: 0,
+        total: engine.store.message_count(),
+    });
+    let threading = rethread(&engine.store)?;
+    report.threads = threading.threads;
+    let added_set: HashSet<MessageKey> = added.iter().copied().collect();
+    let to_index: Vec<(MessageKey, bool)> = added
+        .iter()
+        .map(|k| (*k, false))
+        .chain(
+            threading
+                .changed
+                .iter()
+                .filter(|k| !added_set.contains(k))
+                .map(|k| (*k, true)),
+        )
+        .collect();
+    report.rethreaded = to_index.len() - added.len();
+    report.indexed = engine.index_messages(&to_index, &mut |done, total| {
+        progress(&IngestProgress {
+            phase: IngestPhase::Indexing,
+            done,
+            total,
+        })
+    })?;
+    engine.store.flush()?;
+    report.seconds = started.elapsed().as_secs_f64();
+    progress(&IngestProgress {
+        phase: IngestPhase::Done,
+        done: report.indexed,
+        total: report.indexed,
+    });
+    Ok(report)
+}
+
+/// Reads the files on worker threads and writes what they find; returns the keys added.
+fn read_and_store(
+    engine: &Engine,
+    files: &[SourceFile],
+    report: &mut IngestReport,
+    progress: &mut dyn FnMut(&IngestProgress),
+) -> Result<Vec<MessageKey>, EngineError> {
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4);
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = sync_channel::<WorkItem>(256);
+    let store = &engine.store;
+    let cfg = ChunkConfig::default();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let next = &next;
+            let cfg = &cfg;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(file) = files.get(i) else { break };
+                let error = match read_source_file(file) {
+                    Ok(mails) => {
+                        for mail in mails {
+                            let key = content_key(&mail.raw);
+                            let outcome = if store.contains_message(&key).unwrap_or(false) {
+                                Outcome::Known(key)
+                            } else {
+                                match parse_message(&mail.raw) {
+                                    Ok(parsed) => {
+                                        Outcome::New(Box::new(prepare(key, &mail, parsed, cfg)))
+                                    }
+                                    Err(e) => Outcome::Quarantine(Box::new(QuarantineItem {
+                                        location: mail.location.clone(),
+                                        folder: mail.folder.clone(),
+                                        reason: e.to_string(),
+                                        raw: mail.raw,
+                                        at: chrono::Utc::now().timestamp(),
+                                    })),
+                                }
+                            };
+                            if tx.send(WorkItem::Message { file: i, outcome }).is_err() {
+                                return;
+                            }
+                        }
+                        None
+                    }
+                    Err(e) => Some(e.to_string()),
+                };
+                if tx.send(WorkItem::FileDone { file: i, error }).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        write_results(engine, files, rx, report, progress)
+    })
+}
+
+/// The single writer: batches new messages into sled, and advances a file's cursor
+/// only once every message it holds is committed.
+fn write_results(
+    engine: &Engine,
+    files: &[SourceFile],
+    rx: Receiver<WorkItem>,
+    report: &mut IngestReport,
+    progress: &mut dyn FnMut(&IngestProgress),
+) -> Result<Vec<MessageKey>, EngineError> {
+    let store = &engine.store;
+    let mut pending: Vec<Prepared> = Vec::with_capacity(BATCH);
+    let mut pending_cursors: Vec<(usize, SourceCursor)> = Vec::new();
+    let mut per_file: HashMap<usize, SourceCursor> = HashMap::new();
+    let mut seen_this_run: HashSet<MessageKey> = HashSet::new();
+    let mut added = Vec::new();
+    let mut files_done = 0;
+    let flush = |pending: &mut Vec<Prepared>,
+                 cursors: &mut Vec<(usize, SourceCursor)>|
+     -> Result<(), EngineError> {
+        let batch: Vec<NewMessage> = pending
+            .iter()
+            .map(|p| NewMessage {
+                message: &p.message,
+                facts: &p.facts,
+                chunks: &p.chunks,
+                attachment_bytes: &p.attachment_bytes,
+            })
+            .collect();
+        store.insert_messages(&batch)?;
+        pending.clear();
+        for (file, cursor) in cursors.drain(..) {
+            store.set_source_cursor(&files[file].path.to_string_lossy(), &cursor)?;
+        }
+        Ok(())
+    };
+    for item in rx {
+        match item {
+            WorkItem::Message { file, outcome } => {
+                report.messages_read += 1;
+                let cursor = per_file.entry(file).or_insert_with(|| SourceCursor {
+                    mtime_ns: files[file].mtime_ns,
+                    size: files[file].size,
+                    messages: Vec::new(),
+                    quarantined: 0,
+                });
+                match outcome {
+                    Outcome::Known(key) => {
+                        report.already_known += 1;
+                        cursor.messages.push(key);
+                    }
+                    Outcome::New(prepared) => {
+                        let key = prepared.message.key;
+                        cursor.messages.push(key);
+                        if seen_this_run.insert(key) {
+                            report.added += 1;
+                            added.push(key);
+                            pending.push(*prepared);
+                        } else {
+                            report.already_known += 1;
+                        }
+                    }
+                    Outcome::Quarantine(item) => {
+                        report.quarantined += 1;
+                        cursor.quarantined += 1;
+                        store.quarantine(&item)?;
+                    }
+                }
+                if pending.len() >= BATCH {
+                    flush(&mut pending, &mut pending_cursors)?;
+                    progress(&IngestProgress {
+                        phase: IngestPhase::Reading,
+                        done: files_done,
+                        total: files.len(),
+                    });
+                }
+            }
+            WorkItem::FileDone { file, error } => {
+                files_done += 1;
+                let cursor = per_file.remove(&file).unwrap_or(SourceCursor {
+                    mtime_ns: files[file].mtime_ns,
+                    size: files[file].size,
+                    messages: Vec::new(),
+                    quarantined: 0,
+                });
+                match error {
+                    Some(e) => report
+                        .file_errors
+                        .push((files[file].path.display().to_string(), e)),
+                    None => pending_cursors.push((file, cursor)),
+                }
+            }
+        }
+    }
+    flush(&mut pending, &mut pending_cursors)?;
+    progress(&IngestProgress {
+        phase: IngestPhase::Reading,
+        done: files_done,
+        total: files.len(),
+    });
+    Ok(added)
+}

@@ -1,0 +1,141 @@
+//! The engine owns Quoth's state and side effects: the sled store, the tantivy index,
+//! and the pipelines that fill them. Front ends (the CLI, later the TUI) talk only to it.
+
+mod ingest;
+mod prepare;
+mod search;
+mod stats;
+mod threading;
+
+pub use ingest::{IngestPhase, IngestProgress, IngestReport};
+pub use prepare::format_date;
+pub use search::SearchHit;
+pub use stats::Stats;
+
+use crate::index::lexical::{LexicalError, LexicalIndex};
+use crate::mail::model::{MessageKey, ThreadId};
+use crate::query::syntax::QueryError;
+use crate::source::SourceError;
+use crate::store::{Store, StoreError, StoredMessage};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Lexical(#[from] LexicalError),
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    #[error("invalid query: {0}")]
+    Query(#[from] QueryError),
+    #[error("no message matches '{0}'")]
+    NoSuchMessage(String),
+}
+
+pub type Result<T> = std::result::Result<T, EngineError>;
+
+pub struct Engine {
+    data_dir: PathBuf,
+    store: Store,
+    lexical: LexicalIndex,
+}
+
+impl Engine {
+    /// Opens (or creates) the data directory: `store/` for sled, `lexical/` for tantivy.
+    pub fn open(data_dir: &Path) -> Result<Self> {
+        let store = Store::open(&data_dir.join("store"))?;
+        let lexical = LexicalIndex::open(&data_dir.join("lexical"))?;
+        Ok(Self {
+            data_dir: data_dir.to_path_buf(),
+            store,
+            lexical,
+        })
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Reads mail from Maildirs, mbox files and .eml files. Idempotent: mail already
+    /// stored (by content) is not added again, unchanged files are not even read.
+    pub fn ingest(
+        &mut self,
+        paths: &[PathBuf],
+        progress: &mut dyn FnMut(&IngestProgress),
+    ) -> Result<IngestReport> {
+        ingest::run(self, paths, progress)
+    }
+
+    /// Adds (or, for `replace`, updates) the tantivy documents of these messages.
+    fn index_messages(
+        &mut self,
+        keys: &[(MessageKey, bool)],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<usize> {
+        let mut indexed = 0;
+        for (i, (key, replace)) in keys.iter().enumerate() {
+            let Some(msg) = self.store.message(key)? else {
+                continue;
+            };
+            let thread = self
+                .store
+                .thread_of(key)?
+                .unwrap_or_else(|| ThreadId::of_root(key));
+            self.lexical.upsert(&msg, thread, *replace)?;
+            indexed += 1;
+            if i % 4096 == 0 {
+                progress(i, keys.len());
+            }
+        }
+        self.lexical.commit()?;
+        progress(keys.len(), keys.len());
+        Ok(indexed)
+    }
+
+    /// Rebuilds the tantivy index from sled.
+    pub fn reindex(&mut self, progress: &mut dyn FnMut(usize, usize)) -> Result<usize> {
+        self.lexical.clear()?;
+        let keys: Vec<(MessageKey, bool)> = self
+            .store
+            .messages()
+            .map(|m| m.map(|m| (m.key, false)))
+            .collect::<std::result::Result<_, _>>()?;
+        self.index_messages(&keys, progress)
+    }
+
+    /// Finds a message by its key (hex, or a unique prefix of at least 8 digits) or
+    /// by its Message-ID (with or without angle brackets).
+    pub fn find_message(&self, id: &str) -> Result<StoredMessage> {
+        let id = id.trim();
+        let bare = id.trim_start_matches('<').trim_end_matches('>');
+        if let Some(key) = self.store.keys_by_message_id(bare)?.first() {
+            if let Some(m) = self.store.message(key)? {
+                return Ok(m);
+            }
+        }
+        if let Some(key) = MessageKey::from_hex(&bare.to_ascii_lowercase()) {
+            if let Some(m) = self.store.message(&key)? {
+                return Ok(m);
+            }
+        }
+        if bare.len() >= 8 && bare.chars().all(|c| c.is_ascii_hexdigit()) {
+            let prefix = bare.to_ascii_lowercase();
+            for m in self.store.messages() {
+                let m = m?;
+                if m.key.to_hex().starts_with(&prefix) {
+                    return Ok(m);
+                }
+            }
+        }
+        Err(EngineError::NoSuchMessage(id.to_string()))
+    }
+
+    pub fn thread_of(&self, key: &MessageKey) -> Result<Option<ThreadId>> {
+        Ok(self.store.thread_of(key)?)
+    }
+}

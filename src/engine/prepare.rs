@@ -1,0 +1,113 @@
+//! Turns one parsed message into the records sled stores: segments, chunks, facts.
+
+use crate::index::chunk::{chunk_regions, merge_adjacent, ChunkConfig, ChunkSpan};
+use crate::mail::clean::{segment_body, SegmentKind};
+use crate::mail::model::{display_list, MessageKey, ParsedMessage};
+use crate::source::RawMail;
+use crate::store::{ChunkId, StoredChunk, StoredMessage, ThreadFacts};
+
+/// Everything written for one new message.
+pub struct Prepared {
+    pub message: StoredMessage,
+    pub facts: ThreadFacts,
+    pub chunks: Vec<StoredChunk>,
+    pub attachment_bytes: Vec<Vec<u8>>,
+}
+
+pub fn prepare(
+    key: MessageKey,
+    raw: &RawMail,
+    parsed: ParsedMessage,
+    cfg: &ChunkConfig,
+) -> Prepared {
+    let segments = segment_body(&parsed.body);
+    let authored: Vec<ChunkSpan> = segments
+        .iter()
+        .filter(|s| s.kind == SegmentKind::Authored)
+        .map(|s| ChunkSpan {
+            start: s.start,
+            end: s.end,
+        })
+        .collect();
+    let spans = chunk_regions(&parsed.body, &merge_adjacent(&authored, &parsed.body), cfg);
+    let header = embed_header(&parsed, &raw.folder);
+    let chunks: Vec<StoredChunk> = spans
+        .iter()
+        .enumerate()
+        .filter_map(|(i, span)| {
+            let cite_text = parsed.body.get(span.start..span.end)?.to_string();
+            Some(StoredChunk {
+                id: ChunkId::derive(&key, *span),
+                message: key,
+                ordinal: i as u32,
+                start: span.start as u32,
+                end: span.end as u32,
+                embed_text: format!("{header}\n\n{cite_text}"),
+                cite_text,
+            })
+        })
+        .collect();
+    let facts = ThreadFacts {
+        message_id: parsed.message_id.clone(),
+        in_reply_to: parsed.in_reply_to.clone(),
+        references: parsed.references.clone(),
+        subject: parsed.subject.clone(),
+        participants: parsed.participants(),
+        date: parsed.date,
+        sender: parsed
+            .from
+            .first()
+            .map(|m| m.short().to_string())
+            .unwrap_or_default(),
+        unread: !raw.flags.contains('S'),
+        has_attachment: !parsed.attachments.is_empty(),
+    };
+    let message = StoredMessage {
+        key,
+        message_id: parsed.message_id,
+        in_reply_to: parsed.in_reply_to,
+        references: parsed.references,
+        date: parsed.date,
+        from: parsed.from,
+        to: parsed.to,
+        cc: parsed.cc,
+        bcc: parsed.bcc,
+        subject: parsed.subject,
+        folder: raw.folder.clone(),
+        flags: raw.flags.clone(),
+        location: raw.location.clone(),
+        raw_hash: *blake3::hash(&raw.raw).as_bytes(),
+        raw_size: raw.raw.len() as u64,
+        body: parsed.body,
+        body_format: parsed.body_format,
+        segments,
+        attachments: parsed.attachments,
+        chunk_count: chunks.len() as u32,
+    };
+    Prepared {
+        message,
+        facts,
+        chunks,
+        attachment_bytes: parsed.attachment_bytes,
+    }
+}
+
+/// The context that goes in front of each chunk's text for search: never quoted.
+fn embed_header(m: &ParsedMessage, folder: &str) -> String {
+    let date = m.date.map(format_date).unwrap_or_default();
+    format!(
+        "Subject: {}\nFrom: {}\nTo: {}\nDate: {}\nFolder: {}",
+        m.subject,
+        display_list(&m.from),
+        display_list(&m.to),
+        date,
+        folder
+    )
+}
+
+/// `2001-03-05 14:30` (UTC), or empty for an impossible date.
+pub fn format_date(ts: i64) -> String {
+    chrono::DateTime::from_timestamp(ts, 0)
+        .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}

@@ -1,0 +1,75 @@
+//! Lexical search: parse the query, run it on tantivy, decorate the hits from sled.
+
+use super::{Engine, Result};
+use crate::index::lexical_query::compile;
+use crate::mail::model::{MessageKey, ThreadId};
+use crate::query::syntax::parse_query;
+use serde::Serialize;
+
+/// One search result, as the CLI prints it and `--json` emits it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchHit {
+    pub key: String,
+    pub message_id: Option<String>,
+    pub thread_id: String,
+    pub date: Option<i64>,
+    pub from: String,
+    pub subject: String,
+    pub folder: String,
+    pub score: f32,
+    pub snippet: String,
+    /// Byte ranges of `snippet` that matched the query.
+    pub highlights: Vec<(usize, usize)>,
+}
+
+impl Engine {
+    /// Runs a query in the notmuch/mu-style syntax; `now` anchors relative dates.
+    pub fn search(&self, query: &str, limit: usize, now: i64) -> Result<Vec<SearchHit>> {
+        let parsed = parse_query(query, now)?;
+        let compiled = compile(&parsed, &self.lexical);
+        let hits = self.lexical.search(compiled.as_ref(), limit)?;
+        let mut out = Vec::with_capacity(hits.len());
+        for hit in hits {
+            let Some(msg) = self.store.message(&hit.key)? else {
+                continue;
+            };
+            let (snippet, ranges) = self.lexical.snippet(compiled.as_ref(), &msg.body, 160)?;
+            let (snippet, highlights) = if snippet.is_empty() {
+                (first_words(&msg.body, 160), Vec::new())
+            } else {
+                (
+                    snippet,
+                    ranges.into_iter().map(|r| (r.start, r.end)).collect(),
+                )
+            };
+            out.push(SearchHit {
+                key: hit.key.to_hex(),
+                message_id: msg.message_id.clone(),
+                thread_id: self.thread_id(&hit.key)?.to_hex(),
+                date: msg.date,
+                from: msg.sender(),
+                subject: msg.subject.clone(),
+                folder: msg.folder.clone(),
+                score: hit.score,
+                snippet,
+                highlights,
+            });
+        }
+        Ok(out)
+    }
+
+    fn thread_id(&self, key: &MessageKey) -> Result<ThreadId> {
+        Ok(self
+            .store
+            .thread_of(key)?
+            .unwrap_or_else(|| ThreadId::of_root(key)))
+    }
+}
+
+fn first_words(body: &str, max_chars: usize) -> String {
+    let flat: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(max_chars) {
+        Some((i, _)) => format!("{}…", &flat[..i]),
+        None => flat,
+    }
+}

@@ -1,0 +1,246 @@
+//! The tantivy index: a derived, rebuildable BM25 index over messages.
+//!
+//! One document per message. `body` holds the whole decoded body (quoted history
+//! included: it helps find a message), names and addresses are searchable, and the
+//! message key links a hit back to sled, where the text to show and to cite lives.
+
+use crate::mail::model::{MessageKey, ThreadId};
+use crate::store::StoredMessage;
+use std::path::{Path, PathBuf};
+use tantivy::collector::TopDocs;
+use tantivy::query::Query as TantivyQuery;
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
+    STORED, STRING,
+};
+use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+#[derive(Debug, thiserror::Error)]
+pub enum LexicalError {
+    #[error("search index error: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    #[error("search index at {0} is unreadable ({1}); run `quoth reindex` to rebuild it")]
+    Unreadable(PathBuf, String),
+    #[error("search index directory: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+pub type Result<T> = std::result::Result<T, LexicalError>;
+
+/// Handles to the schema's fields.
+#[derive(Clone, Copy)]
+pub struct Fields {
+    pub key: Field,
+    pub message_id: Field,
+    pub thread: Field,
+    pub from: Field,
+    pub to: Field,
+    pub cc: Field,
+    pub subject: Field,
+    pub body: Field,
+    pub date: Field,
+    pub folder: Field,
+    pub has_attachment: Field,
+}
+
+fn build_schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let stemmed = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("en_stem")
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let plain = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("default")
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let fields = Fields {
+        key: b.add_text_field("key", STRING | STORED),
+        message_id: b.add_text_field("message_id", STRING),
+        thread: b.add_text_field("thread", STRING | STORED),
+        from: b.add_text_field("from", plain.clone()),
+        to: b.add_text_field("to", plain.clone()),
+        cc: b.add_text_field("cc", plain.clone()),
+        subject: b.add_text_field("subject", stemmed.clone()),
+        body: b.add_text_field("body", stemmed),
+        date: b.add_i64_field(
+            "date",
+            NumericOptions::default()
+                .set_indexed()
+                .set_fast()
+                .set_stored(),
+        ),
+        folder: b.add_text_field("folder", plain),
+        has_attachment: b.add_u64_field(
+            "has_attachment",
+            NumericOptions::default().set_indexed().set_fast(),
+        ),
+    };
+    (b.build(), fields)
+}
+
+/// The index with its single writer and a reader that reloads after each commit.
+pub struct LexicalIndex {
+    dir: PathBuf,
+    index: Index,
+    reader: IndexReader,
+    writer: Option<IndexWriter>,
+    pub fields: Fields,
+}
+
+/// One hit: the message key and its BM25 score.
+#[derive(Debug, Clone)]
+pub struct LexicalHit {
+    pub key: MessageKey,
+    pub score: f32,
+}
+
+impl LexicalIndex {
+    /// Opens the index in `dir`, creating it when absent.
+    pub fn open(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        let (schema, fields) = build_schema();
+        let index = if dir.join("meta.json").exists() {
+            let index = Index::open_in_dir(dir)
+                .map_err(|e| LexicalError::Unreadable(dir.to_path_buf(), e.to_string()))?;
+            if index.schema() != schema {
+                return Err(LexicalError::Unreadable(
+                    dir.to_path_buf(),
+                    "its schema is from another version".into(),
+                ));
+            }
+            index
+        } else {
+            Index::create_in_dir(dir, schema)?
+        };
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            index,
+            reader,
+            writer: None,
+            fields,
+        })
+    }
+
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    fn writer(&mut self) -> Result<&mut IndexWriter> {
+        if self.writer.is_none() {
+            let w = self.index.writer_with_num_threads(2, 96 * 1024 * 1024)?;
+            self.writer = Some(w);
+        }
+        // Just set above when absent.
+        self.writer
+            .as_mut()
+            .ok_or_else(|| LexicalError::Unreadable(self.dir.clone(), "no writer".into()))
+    }
+
+    /// Adds (or replaces) the document of a message.
+    pub fn upsert(&mut self, msg: &StoredMessage, thread: ThreadId, replace: bool) -> Result<()> {
+        let f = self.fields;
+        let key_hex = msg.key.to_hex();
+        let names = |list: &[crate::mail::model::Mailbox]| {
+            list.iter()
+                .map(|m| format!("{} {}", m.name.as_deref().unwrap_or(""), m.address))
+                .collect::<Vec<_>>()
+                .join(" ; ")
+        };
+        let document = doc!(
+            f.key => key_hex.clone(),
+            f.message_id => msg.message_id.clone().unwrap_or_default(),
+            f.thread => thread.to_hex(),
+            f.from => names(&msg.from),
+            f.to => names(&msg.to),
+            f.cc => format!("{} ; {}", names(&msg.cc), names(&msg.bcc)),
+            f.subject => msg.subject.clone(),
+            f.body => msg.body.clone(),
+            f.date => msg.date.unwrap_or(0),
+            f.folder => msg.folder.clone(),
+            f.has_attachment => u64::from(!msg.attachments.is_empty()),
+        );
+        let writer = self.writer()?;
+        if replace {
+            writer.delete_term(Term::from_field_text(f.key, &key_hex));
+        }
+        writer.add_document(document)?;
+        Ok(())
+    }
+
+    /// Makes the writes visible to searches.
+    pub fn commit(&mut self) -> Result<()> {
+        if let Some(w) = self.writer.as_mut() {
+            w.commit()?;
+        }
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Drops every document (for a rebuild).
+    pub fn clear(&mut self) -> Result<()> {
+        self.writer()?.delete_all_documents()?;
+        self.commit()
+    }
+
+    pub fn doc_count(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    pub fn size_on_disk(&self) -> u64 {
+        dir_size(&self.dir)
+    }
+
+    /// Runs a compiled query and returns the best `limit` hits.
+    pub fn search(&self, query: &dyn TantivyQuery, limit: usize) -> Result<Vec<LexicalHit>> {
+        let searcher = self.reader.searcher();
+        let top = searcher.search(query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let doc: TantivyDocument = searcher.doc(addr)?;
+            let key = doc
+                .get_first(self.fields.key)
+                .and_then(|v| v.as_str())
+                .and_then(MessageKey::from_hex);
+            if let Some(key) = key {
+                hits.push(LexicalHit { key, score });
+            }
+        }
+        Ok(hits)
+    }
+
+    /// A snippet of `body` around the query's terms, with the byte ranges to highlight.
+    pub fn snippet(
+        &self,
+        query: &dyn TantivyQuery,
+        body: &str,
+        max_chars: usize,
+    ) -> Result<(String, Vec<std::ops::Range<usize>>)> {
+        let searcher = self.reader.searcher();
+        let mut generator =
+            tantivy::snippet::SnippetGenerator::create(&searcher, query, self.fields.body)?;
+        generator.set_max_num_chars(max_chars);
+        let snippet = generator.snippet(body);
+        Ok((
+            snippet.fragment().to_string(),
+            snippet.highlighted().to_vec(),
+        ))
+    }
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}

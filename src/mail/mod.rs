@@ -1,0 +1,9 @@
+//! Mail as data: the model, MIME parsing, cleaning into segments, and threading.
+//! Pure code: no I/O beyond the bytes it is given.
+
+pub mod clean;
+pub mod html;
+pub mod identity;
+pub mod model;
+pub mod parse;
+pub mod thread;

@@ -1,0 +1,237 @@
+//! MIME parsing with mail-parser, turned into Quoth's [`ParsedMessage`].
+//!
+//! The parser is third-party code fed with hostile input, so it runs under
+//! `catch_unwind`: a panic becomes a [`ParseError`] and the message is quarantined.
+
+use super::html::html_to_text;
+use super::model::{AttachmentInfo, BodyFormat, Mailbox, ParsedMessage};
+use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("empty message")]
+    Empty,
+    #[error("not an email: no header fields found")]
+    NoHeaders,
+    #[error("the MIME parser could not read the message")]
+    Unparseable,
+    #[error("the MIME parser crashed on this message: {0}")]
+    ParserPanic(String),
+}
+
+/// Parses one raw RFC 5322 message.
+pub fn parse_message(raw: &[u8]) -> Result<ParsedMessage, ParseError> {
+    if raw.iter().all(u8::is_ascii_whitespace) {
+        return Err(ParseError::Empty);
+    }
+    match catch_unwind(AssertUnwindSafe(|| parse_unguarded(raw))) {
+        Ok(result) => result,
+        Err(payload) => {
+            let why = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(ParseError::ParserPanic(why))
+        }
+    }
+}
+
+fn parse_unguarded(raw: &[u8]) -> Result<ParsedMessage, ParseError> {
+    let msg = MessageParser::default()
+        .parse(raw)
+        .ok_or(ParseError::Unparseable)?;
+    if msg.headers().is_empty() {
+        return Err(ParseError::NoHeaders);
+    }
+    let mut from = addresses(msg.from());
+    apply_x_from_name(&msg, &mut from);
+    let (body, body_format) = body_text(&msg);
+    let mut parsed = ParsedMessage {
+        message_id: msg.message_id().map(clean_id).filter(|s| !s.is_empty()),
+        in_reply_to: id_list(msg.in_reply_to()),
+        references: id_list(msg.references()),
+        date: msg.date().map(|d| d.to_timestamp()),
+        from,
+        to: addresses(msg.to()),
+        cc: addresses(msg.cc()),
+        bcc: addresses(msg.bcc()),
+        subject: msg.subject().unwrap_or("").trim().to_string(),
+        body,
+        body_format,
+        ..ParsedMessage::default()
+    };
+    collect_attachments(&msg, &mut parsed);
+    Ok(parsed)
+}
+
+fn clean_id(s: &str) -> String {
+    s.trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .trim()
+        .to_string()
+}
+
+fn id_list(value: &HeaderValue) -> Vec<String> {
+    let mut ids: Vec<String> = match value {
+        HeaderValue::Text(t) => split_ids(t),
+        HeaderValue::TextList(list) => list.iter().flat_map(|t| split_ids(t)).collect(),
+        _ => Vec::new(),
+    };
+    ids.dedup();
+    ids
+}
+
+fn split_ids(s: &str) -> Vec<String> {
+    s.split(|c: char| c.is_whitespace() || c == ',')
+        .map(clean_id)
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn addresses(addr: Option<&Address>) -> Vec<Mailbox> {
+    let Some(addr) = addr else { return Vec::new() };
+    addr.iter()
+        .filter_map(|a| {
+            let address = a.address.as_deref().unwrap_or("").trim().to_lowercase();
+            let name = a
+                .name
+                .as_deref()
+                .map(|n| n.trim().trim_matches('"').trim().to_string())
+                .filter(|n| !n.is_empty() && *n != address);
+            (!address.is_empty() || name.is_some()).then_some(Mailbox { name, address })
+        })
+        .collect()
+}
+
+/// Enron mail carries the sender's display name only in the X-From header.
+fn apply_x_from_name(msg: &Message, from: &mut [Mailbox]) {
+    let [only] = from else { return };
+    if only.name.is_some() {
+        return;
+    }
+    let Some(x_from) = msg.header_raw("X-From") else {
+        return;
+    };
+    let name = x_from
+        .split('<')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_matches('"')
+        .trim();
+    if !name.is_empty() && !name.contains('@') && name.len() < 80 {
+        only.name = Some(name.to_string());
+    }
+}
+
+/// text/plain preferred; HTML turned into text that keeps link targets.
+fn body_text(msg: &Message) -> (String, BodyFormat) {
+    let mut plain = Vec::new();
+    let mut html = Vec::new();
+    for &id in &msg.text_body {
+        match msg.part(id).map(|p| &p.body) {
+            Some(PartType::Text(t)) => plain.push(t.to_string()),
+            Some(PartType::Html(h)) => html.push(html_to_text(h)),
+            _ => {}
+        }
+    }
+    if plain.iter().all(|t| t.trim().is_empty()) {
+        for &id in &msg.html_body {
+            if let Some(PartType::Html(h)) = msg.part(id).map(|p| &p.body) {
+                html.push(html_to_text(h));
+            }
+        }
+        if html.iter().any(|t| !t.trim().is_empty()) {
+            return (html.join("\n\n"), BodyFormat::Html);
+        }
+    }
+    if plain.is_empty() {
+        return (String::new(), BodyFormat::Empty);
+    }
+    (plain.join("\n\n"), BodyFormat::Plain)
+}
+
+fn collect_attachments(msg: &Message, parsed: &mut ParsedMessage) {
+    for (index, part) in msg.attachments().enumerate() {
+        let mime_type = part
+            .content_type()
+            .map(|ct| match ct.subtype() {
+                Some(sub) => format!("{}/{}", ct.ctype(), sub),
+                None => ct.ctype().to_string(),
+            })
+            .unwrap_or_else(|| "application/octet-stream".to_string())
+            .to_lowercase();
+        let bytes = part.contents().to_vec();
+        parsed.attachments.push(AttachmentInfo {
+            index: index as u32,
+            name: part.attachment_name().map(|n| n.trim().to_string()),
+            mime_type,
+            size: bytes.len() as u64,
+        });
+        parsed.attachment_bytes.push(bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_enron_headers_and_x_from_name() {
+        let raw = b"Message-ID: <1.2.JavaMail@thyme>\nDate: Mon, 2 Aug 1999 08:33:00 -0700 (PDT)\nFrom: phillip.allen@enron.com\nTo: a@enron.com, B <b@enron.com>\nSubject: Re: gas\nX-From: Phillip K Allen\n\nHello there\n";
+        let m = parse_message(raw).expect("parses");
+        assert_eq!(m.message_id.as_deref(), Some("1.2.JavaMail@thyme"));
+        assert_eq!(m.from[0].address, "phillip.allen@enron.com");
+        assert_eq!(m.from[0].name.as_deref(), Some("Phillip K Allen"));
+        assert_eq!(m.to.len(), 2);
+        assert_eq!(m.subject, "Re: gas");
+        assert_eq!(m.date, Some(933_607_980));
+        assert_eq!(m.body.trim(), "Hello there");
+        assert_eq!(m.body_format, BodyFormat::Plain);
+    }
+
+    #[test]
+    fn reads_references_and_reply_to() {
+        let raw =
+            b"Message-ID: <c@x>\nIn-Reply-To: <b@x>\nReferences: <a@x> <b@x>\nSubject: s\n\nbody";
+        let m = parse_message(raw).expect("parses");
+        assert_eq!(m.in_reply_to, vec!["b@x"]);
+        assert_eq!(m.references, vec!["a@x", "b@x"]);
+    }
+
+    #[test]
+    fn html_only_mail_becomes_text_with_links() {
+        let raw = b"Subject: h\nContent-Type: text/html; charset=utf-8\n\n<p>See <a href=\"https://example.org/x\">the report</a></p>";
+        let m = parse_message(raw).expect("parses");
+        assert_eq!(m.body_format, BodyFormat::Html);
+        assert!(m.body.contains("the report"), "{}", m.body);
+        assert!(m.body.contains("https://example.org/x"), "{}", m.body);
+    }
+
+    #[test]
+    fn records_attachments_with_bytes() {
+        let raw = b"Subject: a\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: application/pdf; name=\"budget.pdf\"\nContent-Disposition: attachment; filename=\"budget.pdf\"\nContent-Transfer-Encoding: base64\n\nJVBERi0xLjQK\n--XX--\n";
+        let m = parse_message(raw).expect("parses");
+        assert_eq!(m.attachments.len(), 1);
+        assert_eq!(m.attachments[0].name.as_deref(), Some("budget.pdf"));
+        assert_eq!(m.attachments[0].mime_type, "application/pdf");
+        assert_eq!(m.attachment_bytes[0], b"%PDF-1.4\n");
+        assert!(m.body.contains("see attached"));
+    }
+
+    #[test]
+    fn decodes_charsets() {
+        let raw = b"Subject: =?iso-8859-1?q?caf=E9?=\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nd=E9j=E0 vu\n";
+        let m = parse_message(raw).expect("parses");
+        assert_eq!(m.subject, "caf\u{e9}");
+        assert!(m.body.contains("d\u{e9}j\u{e0} vu"));
+    }
+
+    #[test]
+    fn empty_input_is_an_error() {
+        assert_eq!(parse_message(b"  \n\n").err(), Some(ParseError::Empty));
+    }
+}

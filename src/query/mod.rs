@@ -1,0 +1,4 @@
+//! The query language: notmuch/mu-style syntax with positioned errors.
+
+pub mod date_spec;
+pub mod syntax;

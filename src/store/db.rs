@@ -1,0 +1,369 @@
+//! The sled database: Quoth's source of truth. Everything else (the tantivy index,
+//! later the vectors) is derived from it and can be rebuilt.
+
+use super::records::{
+    QuarantineItem, SourceCursor, StoredChunk, StoredMessage, ThreadFacts, ThreadSummary,
+};
+use crate::mail::model::{MessageKey, ThreadId};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::path::Path;
+
+/// Bump when a record layout changes; an older store is rebuilt from its sources.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sled(#[from] sled::Error),
+    #[error("corrupt record in {tree}: {reason}")]
+    Corrupt { tree: &'static str, reason: String },
+    #[error(
+        "the store at {path} has schema version {found}, this Quoth needs {expected}: run `quoth rebuild` to re-read your mail into a new store"
+    )]
+    SchemaMismatch {
+        path: String,
+        found: u32,
+        expected: u32,
+    },
+    #[error("{0} is in use by another Quoth process")]
+    Locked(String),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// Handles to every tree. Cloning is cheap (sled trees are reference counted).
+#[derive(Clone)]
+pub struct Store {
+    db: sled::Db,
+    meta: sled::Tree,
+    messages: sled::Tree,
+    msgids: sled::Tree,
+    chunks: sled::Tree,
+    facts: sled::Tree,
+    msg_thread: sled::Tree,
+    threads: sled::Tree,
+    sources: sled::Tree,
+    roots: sled::Tree,
+    quarantine: sled::Tree,
+    attachments: sled::Tree,
+}
+
+/// One message with everything written for it in one go.
+pub struct NewMessage<'a> {
+    pub message: &'a StoredMessage,
+    pub facts: &'a ThreadFacts,
+    pub chunks: &'a [StoredChunk],
+    pub attachment_bytes: &'a [Vec<u8>],
+}
+
+impl Store {
+    pub fn open(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::Sled(e.into()))?;
+        let db = sled::Config::new()
+            .path(dir)
+            .cache_capacity(64 * 1024 * 1024)
+            .flush_every_ms(Some(1000))
+            .open()
+            .map_err(|e| match e {
+                sled::Error::Io(io) if io.kind() == std::io::ErrorKind::WouldBlock => {
+                    StoreError::Locked(dir.display().to_string())
+                }
+                other => StoreError::Sled(other),
+            })?;
+        let store = Self {
+            meta: db.open_tree("meta")?,
+            messages: db.open_tree("messages")?,
+            msgids: db.open_tree("msgids")?,
+            chunks: db.open_tree("chunks")?,
+            facts: db.open_tree("thread_facts")?,
+            msg_thread: db.open_tree("msg_thread")?,
+            threads: db.open_tree("threads")?,
+            sources: db.open_tree("sources")?,
+            roots: db.open_tree("roots")?,
+            quarantine: db.open_tree("quarantine")?,
+            attachments: db.open_tree("attachments")?,
+            db,
+        };
+        store.check_schema(dir)?;
+        Ok(store)
+    }
+
+    fn check_schema(&self, dir: &Path) -> Result<()> {
+        match self.meta.get("schema_version")? {
+            None => {
+                self.meta
+                    .insert("schema_version", &SCHEMA_VERSION.to_be_bytes())?;
+                Ok(())
+            }
+            Some(v) => {
+                let found = v.as_ref().try_into().map(u32::from_be_bytes).unwrap_or(0);
+                if found == SCHEMA_VERSION {
+                    Ok(())
+                } else {
+                    Err(StoreError::SchemaMismatch {
+                        path: dir.display().to_string(),
+                        found,
+                        expected: SCHEMA_VERSION,
+                    })
+                }
+            }
+        }
+    }
+
+    pub fn flush(&self) -> Result<()> {
+        self.db.flush()?;
+        Ok(())
+    }
+
+    pub fn size_on_disk(&self) -> u64 {
+        self.db.size_on_disk().unwrap_or(0)
+    }
+
+    // ---- messages ----
+
+    pub fn contains_message(&self, key: &MessageKey) -> Result<bool> {
+        Ok(self.messages.contains_key(key.0)?)
+    }
+
+    pub fn message(&self, key: &MessageKey) -> Result<Option<StoredMessage>> {
+        self.messages
+            .get(key.0)?
+            .map(|v| decode("messages", &v))
+            .transpose()
+    }
+
+    pub fn message_count(&self) -> usize {
+        self.messages.len()
+    }
+
+    /// Keys of the messages with this Message-ID (copies of one mail can differ).
+    pub fn keys_by_message_id(&self, message_id: &str) -> Result<Vec<MessageKey>> {
+        let mut prefix = message_id.as_bytes().to_vec();
+        prefix.push(0);
+        let mut out = Vec::new();
+        for item in self.msgids.scan_prefix(&prefix) {
+            let (k, _) = item?;
+            if let Some(key) = k.get(prefix.len()..).and_then(|b| b.try_into().ok()) {
+                out.push(MessageKey(key));
+            }
+        }
+        Ok(out)
+    }
+
+    /// All messages, in key order.
+    pub fn messages(&self) -> impl Iterator<Item = Result<StoredMessage>> + '_ {
+        self.messages
+            .iter()
+            .values()
+            .map(|v| decode("messages", &v?))
+    }
+
+    /// Writes a batch of new messages with their facts, chunks and attachments.
+    pub fn insert_messages(&self, batch: &[NewMessage<'_>]) -> Result<()> {
+        let mut messages = sled::Batch::default();
+        let mut msgids = sled::Batch::default();
+        let mut chunks = sled::Batch::default();
+        let mut facts = sled::Batch::default();
+        let mut attachments = sled::Batch::default();
+        for item in batch {
+            let key = item.message.key;
+            messages.insert(&key.0, encode(item.message));
+            if let Some(id) = &item.message.message_id {
+                let mut k = id.as_bytes().to_vec();
+                k.push(0);
+                k.extend_from_slice(&key.0);
+                msgids.insert(k, &[]);
+            }
+            for chunk in item.chunks {
+                chunks.insert(chunk_key(&key, chunk.ordinal), encode(chunk));
+            }
+            facts.insert(&key.0, encode(item.facts));
+            for (i, bytes) in item.attachment_bytes.iter().enumerate() {
+                let mut k = key.0.to_vec();
+                k.extend_from_slice(&(i as u32).to_be_bytes());
+                attachments.insert(k, bytes.as_slice());
+            }
+        }
+        // Children first, the message record last: a message that exists has all its parts.
+        self.chunks.apply_batch(chunks)?;
+        self.facts.apply_batch(facts)?;
+        self.attachments.apply_batch(attachments)?;
+        self.msgids.apply_batch(msgids)?;
+        self.messages.apply_batch(messages)?;
+        Ok(())
+    }
+
+    pub fn chunks_of(&self, key: &MessageKey) -> Result<Vec<StoredChunk>> {
+        self.chunks
+            .scan_prefix(key.0)
+            .values()
+            .map(|v| decode("chunks", &v?))
+            .collect()
+    }
+
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    pub fn attachment_bytes(&self, key: &MessageKey, index: u32) -> Result<Option<Vec<u8>>> {
+        let mut k = key.0.to_vec();
+        k.extend_from_slice(&index.to_be_bytes());
+        Ok(self.attachments.get(k)?.map(|v| v.to_vec()))
+    }
+
+    // ---- threads ----
+
+    pub fn all_thread_facts(&self) -> Result<Vec<(MessageKey, ThreadFacts)>> {
+        self.facts
+            .iter()
+            .map(|item| {
+                let (k, v) = item?;
+                let key =
+                    k.as_ref()
+                        .try_into()
+                        .map(MessageKey)
+                        .map_err(|_| StoreError::Corrupt {
+                            tree: "thread_facts",
+                            reason: "bad key length".into(),
+                        })?;
+                Ok((key, decode("thread_facts", &v)?))
+            })
+            .collect()
+    }
+
+    pub fn thread_of(&self, key: &MessageKey) -> Result<Option<ThreadId>> {
+        Ok(self
+            .msg_thread
+            .get(key.0)?
+            .and_then(|v| v.as_ref().try_into().ok().map(ThreadId)))
+    }
+
+    /// Sets the thread of each message; returns the keys whose thread changed.
+    pub fn assign_threads(&self, assignment: &[(MessageKey, ThreadId)]) -> Result<Vec<MessageKey>> {
+        let mut changed = Vec::new();
+        let mut batch = sled::Batch::default();
+        for (key, thread) in assignment {
+            let old = self.msg_thread.get(key.0)?;
+            if old.as_deref() != Some(&thread.0[..]) {
+                batch.insert(&key.0, &thread.0);
+                changed.push(*key);
+            }
+        }
+        self.msg_thread.apply_batch(batch)?;
+        Ok(changed)
+    }
+
+    /// Replaces the thread list.
+    pub fn replace_threads(&self, threads: &[ThreadSummary]) -> Result<()> {
+        let mut batch = sled::Batch::default();
+        let mut keep = std::collections::HashSet::new();
+        for t in threads {
+            batch.insert(&t.id.0, encode(t));
+            keep.insert(t.id.0);
+        }
+        for k in self.threads.iter().keys() {
+            let k = k?;
+            if !keep.contains(k.as_ref()) {
+                batch.remove(k);
+            }
+        }
+        self.threads.apply_batch(batch)?;
+        Ok(())
+    }
+
+    pub fn thread(&self, id: &ThreadId) -> Result<Option<ThreadSummary>> {
+        self.threads
+            .get(id.0)?
+            .map(|v| decode("threads", &v))
+            .transpose()
+    }
+
+    pub fn threads(&self) -> Result<Vec<ThreadSummary>> {
+        self.threads
+            .iter()
+            .values()
+            .map(|v| decode("threads", &v?))
+            .collect()
+    }
+
+    pub fn thread_count(&self) -> usize {
+        self.threads.len()
+    }
+
+    // ---- sources ----
+
+    pub fn source_cursor(&self, path: &str) -> Result<Option<SourceCursor>> {
+        self.sources
+            .get(path)?
+            .map(|v| decode("sources", &v))
+            .transpose()
+    }
+
+    pub fn set_source_cursor(&self, path: &str, cursor: &SourceCursor) -> Result<()> {
+        self.sources.insert(path, encode(cursor))?;
+        Ok(())
+    }
+
+    pub fn source_cursors(&self) -> impl Iterator<Item = Result<(String, SourceCursor)>> + '_ {
+        self.sources.iter().map(|item| {
+            let (k, v) = item?;
+            Ok((
+                String::from_utf8_lossy(&k).into_owned(),
+                decode("sources", &v)?,
+            ))
+        })
+    }
+
+    /// Remembers a path given to `quoth ingest`, so a rebuild can read it again.
+    pub fn add_root(&self, path: &str) -> Result<()> {
+        self.roots.insert(path, &[])?;
+        Ok(())
+    }
+
+    pub fn roots(&self) -> Result<Vec<String>> {
+        self.roots
+            .iter()
+            .keys()
+            .map(|k| Ok(String::from_utf8_lossy(&k?).into_owned()))
+            .collect()
+    }
+
+    // ---- quarantine ----
+
+    pub fn quarantine(&self, item: &QuarantineItem) -> Result<()> {
+        let id = blake3::hash(item.location.describe().as_bytes());
+        self.quarantine.insert(&id.as_bytes()[..16], encode(item))?;
+        Ok(())
+    }
+
+    pub fn quarantined(&self) -> Result<Vec<QuarantineItem>> {
+        self.quarantine
+            .iter()
+            .values()
+            .map(|v| decode("quarantine", &v?))
+            .collect()
+    }
+
+    pub fn quarantine_count(&self) -> usize {
+        self.quarantine.len()
+    }
+}
+
+fn chunk_key(key: &MessageKey, ordinal: u32) -> Vec<u8> {
+    let mut k = key.0.to_vec();
+    k.extend_from_slice(&ordinal.to_be_bytes());
+    k
+}
+
+fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    // Serialising our own plain records into a Vec cannot fail.
+    bincode::serialize(value).unwrap_or_default()
+}
+
+fn decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T> {
+    bincode::deserialize(bytes).map_err(|e| StoreError::Corrupt {
+        tree,
+        reason: e.to_string(),
+    })
+}

@@ -1,0 +1,137 @@
+//! What sled holds: the records of the source of truth.
+
+use crate::index::chunk::ChunkSpan;
+use crate::mail::clean::Segment;
+use crate::mail::model::{AttachmentInfo, BodyFormat, Mailbox, MessageKey, ThreadId};
+use crate::source::SourceLocation;
+use serde::{Deserialize, Serialize};
+
+/// A message as stored: headers, where its bytes are, the decoded body and its segments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredMessage {
+    pub key: MessageKey,
+    pub message_id: Option<String>,
+    pub in_reply_to: Vec<String>,
+    pub references: Vec<String>,
+    pub date: Option<i64>,
+    pub from: Vec<Mailbox>,
+    pub to: Vec<Mailbox>,
+    pub cc: Vec<Mailbox>,
+    pub bcc: Vec<Mailbox>,
+    pub subject: String,
+    pub folder: String,
+    /// Maildir flag letters (S seen, R replied, F flagged, ...).
+    pub flags: String,
+    pub location: SourceLocation,
+    /// BLAKE3 of the raw bytes as read, to notice a changed file.
+    pub raw_hash: [u8; 32],
+    pub raw_size: u64,
+    pub body: String,
+    pub body_format: BodyFormat,
+    pub segments: Vec<Segment>,
+    pub attachments: Vec<AttachmentInfo>,
+    pub chunk_count: u32,
+}
+
+impl StoredMessage {
+    pub fn is_unread(&self) -> bool {
+        !self.flags.contains('S')
+    }
+
+    pub fn sender(&self) -> String {
+        self.from
+            .first()
+            .map(|m| m.short().to_string())
+            .unwrap_or_default()
+    }
+
+    /// The text of one segment.
+    pub fn segment_text(&self, seg: &Segment) -> &str {
+        self.body.get(seg.start..seg.end).unwrap_or("")
+    }
+}
+
+/// Stable identity of a chunk: derived from its message key and span, so the same
+/// message ingested again yields the same chunk ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ChunkId(pub [u8; 16]);
+
+impl ChunkId {
+    pub fn derive(message: &MessageKey, span: ChunkSpan) -> Self {
+        let mut h = blake3::Hasher::new();
+        h.update(&message.0);
+        h.update(&(span.start as u64).to_be_bytes());
+        h.update(&(span.end as u64).to_be_bytes());
+        let mut id = [0u8; 16];
+        id.copy_from_slice(&h.finalize().as_bytes()[..16]);
+        Self(id)
+    }
+
+    pub fn to_hex(&self) -> String {
+        crate::mail::model::hex(&self.0)
+    }
+}
+
+/// A piece of authored text, the unit of retrieval and citation.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredChunk {
+    pub id: ChunkId,
+    pub message: MessageKey,
+    pub ordinal: u32,
+    /// Byte span of `cite_text` in the message's decoded body.
+    pub start: u32,
+    pub end: u32,
+    /// Verbatim authored text: the only text that may be quoted as evidence.
+    pub cite_text: String,
+    /// `cite_text` with subject, sender, date and thread context: searched, never quoted.
+    pub embed_text: String,
+}
+
+/// What threading needs of a message, kept apart so a rethread reads little.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ThreadFacts {
+    pub message_id: Option<String>,
+    pub in_reply_to: Vec<String>,
+    pub references: Vec<String>,
+    pub subject: String,
+    pub participants: Vec<String>,
+    pub date: Option<i64>,
+    /// What the thread list shows, so a rethread needs nothing else.
+    pub sender: String,
+    pub unread: bool,
+    pub has_attachment: bool,
+}
+
+/// A thread as listed: built from its messages after each ingest.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ThreadSummary {
+    pub id: ThreadId,
+    pub subject: String,
+    pub first_date: Option<i64>,
+    pub latest_date: Option<i64>,
+    pub messages: Vec<MessageKey>,
+    pub senders: Vec<String>,
+    pub unread: u32,
+    pub has_attachment: bool,
+}
+
+/// A message that could not be read, kept with its bytes and the reason.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct QuarantineItem {
+    pub location: SourceLocation,
+    pub folder: String,
+    pub reason: String,
+    pub raw: Vec<u8>,
+    pub at: i64,
+}
+
+/// What was last seen of a source file: when unchanged, it is not read again.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SourceCursor {
+    pub mtime_ns: i64,
+    pub size: u64,
+    /// Messages the file held (stored or already known).
+    pub messages: Vec<MessageKey>,
+    /// Messages of the file that went to quarantine.
+    pub quarantined: u32,
+}
