@@ -19,7 +19,7 @@ fn enron_maildir_ingests_completely_and_idempotently() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut engine = open(&tmp.path().join("data"));
 
-    let first = ingest(&mut engine, &[maildir.clone()]);
+    let first = ingest(&mut engine, std::slice::from_ref(&maildir));
     let stats = engine.stats().expect("stats");
     assert_eq!(stats.messages, 8_971, "{first:?}");
     assert_eq!(stats.lost, 0);
@@ -35,7 +35,7 @@ fn enron_maildir_ingests_completely_and_idempotently() {
     assert!(first.file_errors.is_empty(), "{:?}", first.file_errors);
 
     let t = Instant::now();
-    let second = ingest(&mut engine, &[maildir.clone()]);
+    let second = ingest(&mut engine, std::slice::from_ref(&maildir));
     eprintln!(
         "no-change rescan of 8,971 messages: {:.3} s",
         t.elapsed().as_secs_f64()

@@ -54,6 +54,8 @@ pub enum Command {
     Quarantine,
     /// Rebuild the search index from the store.
     Reindex,
+    /// Re-read every recorded mail source into a new store (after a schema change).
+    Rebuild,
     /// Ingest the demo mailbox that ships with Quoth and run a few searches.
     Demo,
     /// Measure ingest and search speed (see `quoth bench --help`).
@@ -71,6 +73,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Stats => stats::run(&open(&data_dir)?, json),
         Command::Quarantine => quarantine::run(&open(&data_dir)?, json),
         Command::Reindex => reindex::run(&mut open(&data_dir)?, json),
+        Command::Rebuild => reindex::rebuild(&data_dir, json),
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
         Command::Bench(args) => bench::run(args, json),
     }

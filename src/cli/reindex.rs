@@ -1,4 +1,4 @@
-//! `quoth reindex`: rebuild the tantivy index from sled.
+//! `quoth reindex` (the tantivy index from sled) and `quoth rebuild` (sled from the mail).
 
 use super::output::print_json;
 use anyhow::Result;
@@ -13,6 +13,20 @@ pub fn run(engine: &mut Engine, json: bool) -> Result<i32> {
         print_json(&json!({"indexed": n, "seconds": secs}))?;
     } else {
         println!("reindexed {n} messages in {secs:.2} s");
+    }
+    Ok(0)
+}
+
+/// `quoth rebuild`: a new store from the recorded sources.
+pub fn rebuild(data_dir: &std::path::Path, json: bool) -> Result<i32> {
+    let report = Engine::rebuild(data_dir, &mut |_| {})?;
+    if json {
+        print_json(&report)?;
+    } else {
+        println!(
+            "rebuilt the store: {} messages from {} files, {} quarantined, in {:.2} s",
+            report.added, report.files_read, report.quarantined, report.seconds
+        );
     }
     Ok(0)
 }

@@ -43,14 +43,50 @@ pub struct Engine {
 
 impl Engine {
     /// Opens (or creates) the data directory: `store/` for sled, `lexical/` for tantivy.
+    /// A tantivy index that cannot be read (damaged, or from another version) is
+    /// derived data: it is rebuilt from the store.
     pub fn open(data_dir: &Path) -> Result<Self> {
         let store = Store::open(&data_dir.join("store"))?;
-        let lexical = LexicalIndex::open(&data_dir.join("lexical"))?;
-        Ok(Self {
+        let lexical_dir = data_dir.join("lexical");
+        let (lexical, rebuild) = match LexicalIndex::open(&lexical_dir) {
+            Ok(index) => (index, false),
+            Err(LexicalError::Unreadable(..)) => {
+                std::fs::remove_dir_all(&lexical_dir).map_err(LexicalError::Io)?;
+                (LexicalIndex::open(&lexical_dir)?, true)
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let mut engine = Self {
             data_dir: data_dir.to_path_buf(),
             store,
             lexical,
-        })
+        };
+        if rebuild || engine.lexical.doc_count() == 0 && engine.store.message_count() > 0 {
+            engine.reindex(&mut |_, _| {})?;
+        }
+        Ok(engine)
+    }
+
+    /// Builds a new store from the mail sources recorded in the old one: the path
+    /// out of a schema change. The old store is kept until the new one is complete.
+    pub fn rebuild(
+        data_dir: &Path,
+        progress: &mut dyn FnMut(&IngestProgress),
+    ) -> Result<IngestReport> {
+        let store_dir = data_dir.join("store");
+        let roots: Vec<PathBuf> = Store::roots_of_any_version(&store_dir)?
+            .into_iter()
+            .map(PathBuf::from)
+            .collect();
+        let old = data_dir.join("store.old");
+        let _ = std::fs::remove_dir_all(&old);
+        std::fs::rename(&store_dir, &old).map_err(|e| StoreError::Sled(e.into()))?;
+        let _ = std::fs::remove_dir_all(data_dir.join("lexical"));
+        let mut engine = Self::open(data_dir)?;
+        let report = engine.ingest(&roots, progress)?;
+        drop(engine);
+        let _ = std::fs::remove_dir_all(&old);
+        Ok(report)
     }
 
     pub fn data_dir(&self) -> &Path {

@@ -63,6 +63,7 @@ pub fn segment_body(body: &str) -> Vec<Segment> {
     let mut kinds: Vec<Option<SegmentKind>> = vec![None; lines.len()];
     let head_end = classify_head(&lines, &mut kinds);
     mark_disclaimers(&lines, &mut kinds, head_end);
+    mark_trailing_disclaimer(&lines, &mut kinds, head_end);
     mark_signatures(&lines, &mut kinds, head_end);
     let kinds = resolve_blanks(&kinds);
     let mut segs: Vec<Segment> = Vec::new();
@@ -421,6 +422,32 @@ fn mark_disclaimers(lines: &[Line], kinds: &mut [Option<SegmentKind>], head_end:
     }
 }
 
+/// Mail servers append their disclaimer to the very end of a reply, below the quoted
+/// history: the last unquoted paragraph of the body, when it is boilerplate, is a
+/// disclaimer rather than part of the history above it.
+fn mark_trailing_disclaimer(lines: &[Line], kinds: &mut [Option<SegmentKind>], head_end: usize) {
+    let Some(last) = (head_end..lines.len())
+        .rev()
+        .find(|&k| !is_blank(lines[k].text))
+    else {
+        return;
+    };
+    let mut first = last;
+    while first > head_end && !is_blank(lines[first - 1].text) {
+        first -= 1;
+    }
+    if lines[first..=last].iter().any(|l| is_quote_line(l.text)) {
+        return;
+    }
+    let text: String = lines[first..=last]
+        .iter()
+        .flat_map(|l| [l.text, " "])
+        .collect();
+    if is_disclaimer_text(&text) {
+        kinds[first..=last].fill(Some(SegmentKind::Disclaimer));
+    }
+}
+
 /// Max non-blank lines after a delimiter for it to count as a signature:
 /// `-- ` (RFC 3676) allows a business card, a mobile tag only a line or two.
 fn sig_allowance(t: &str) -> Option<usize> {
@@ -482,6 +509,21 @@ fn resolve_blanks(kinds: &[Option<SegmentKind>]) -> Vec<SegmentKind> {
             prev
         })
         .collect()
+}
+
+#[cfg(test)]
+mod trailing_disclaimer_tests {
+    use super::*;
+
+    #[test]
+    fn disclaimer_below_quoted_history_is_a_disclaimer() {
+        let body = "Fine by me.\n\n-----Original Message-----\nFrom: A\nSent: Monday\nTo: B\nSubject: x\n\nquoted words\n\nThis message is confidential and may be privileged. If you are not the intended recipient, please notify the sender and delete it.\n";
+        let segs = segment_body(body);
+        let last = segs.last().expect("segments");
+        assert_eq!(last.kind, SegmentKind::Disclaimer);
+        assert!(body[last.start..last.end].contains("intended recipient"));
+        assert!(segs.iter().any(|s| s.kind == SegmentKind::Quoted));
+    }
 }
 
 #[cfg(test)]

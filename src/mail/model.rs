@@ -103,8 +103,7 @@ pub fn display_list(list: &[Mailbox]) -> String {
 }
 
 /// Which part of the MIME tree the body text came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[derive(Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum BodyFormat {
     Plain,
     Html,
@@ -143,7 +142,6 @@ pub struct ParsedMessage {
     /// Bytes of each attachment, same order as `attachments`.
     pub attachment_bytes: Vec<Vec<u8>>,
 }
-
 
 impl ParsedMessage {
     /// Lowercased addresses of everyone on the message (from, to, cc, bcc).

@@ -89,6 +89,17 @@ impl Store {
         Ok(store)
     }
 
+    /// The ingest roots recorded in a store of any schema version, for a rebuild.
+    pub fn roots_of_any_version(dir: &Path) -> Result<Vec<String>> {
+        let db = sled::Config::new().path(dir).open()?;
+        let roots = db.open_tree("roots")?;
+        roots
+            .iter()
+            .keys()
+            .map(|k| Ok(String::from_utf8_lossy(&k?).into_owned()))
+            .collect()
+    }
+
     fn check_schema(&self, dir: &Path) -> Result<()> {
         match self.meta.get("schema_version")? {
             None => {
