@@ -9,5 +9,6 @@ pub mod engine;
 pub mod index;
 pub mod mail;
 pub mod query;
+pub mod retrieve;
 pub mod source;
 pub mod store;

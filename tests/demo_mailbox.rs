@@ -238,8 +238,19 @@ fn the_binary_speaks_json_and_points_at_query_errors() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(report["added"], 41);
 
-    let out = run(&["search", "strike price", "--json", "--limit", "2"]);
-    let hits: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let out = run(&[
+        "search",
+        "strike price",
+        "--mode",
+        "lexical",
+        "--json",
+        "--limit",
+        "2",
+    ]);
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(result["mode"], "lexical");
+    assert_eq!(result["evidence"], true);
+    let hits = &result["hits"];
     assert_eq!(hits.as_array().map(Vec::len), Some(2));
     assert_eq!(hits[0]["message_id"], STRIKE);
     for field in [

@@ -2,11 +2,12 @@
 
 use super::output::print_json;
 use anyhow::Result;
-use quoth::engine::{Engine, IngestPhase, IngestProgress};
+use quoth::engine::{EmbedProgress, Engine, IngestPhase, IngestProgress};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
-pub fn run(engine: &mut Engine, paths: &[PathBuf], json: bool) -> Result<i32> {
+pub fn run(engine: &mut Engine, paths: &[PathBuf], then_embed: bool, json: bool) -> Result<i32> {
     let live = std::io::stderr().is_terminal() && !json;
     let mut last_phase = None;
     let mut progress = |p: &IngestProgress| {
@@ -24,10 +25,23 @@ pub fn run(engine: &mut Engine, paths: &[PathBuf], json: bool) -> Result<i32> {
         };
     };
     let report = engine.ingest(paths, &mut progress)?;
-    if json {
-        print_json(&report)?;
-        return Ok(0);
+    if !json {
+        print_report(&report);
     }
+    let embedding = if then_embed {
+        embed_quietly(engine, json)?
+    } else {
+        None
+    };
+    if json {
+        let mut value = serde_json::to_value(&report)?;
+        value["embedding"] = serde_json::to_value(&embedding)?;
+        print_json(&value)?;
+    }
+    Ok(0)
+}
+
+fn print_report(report: &quoth::engine::IngestReport) {
     println!(
         "{} files ({} unchanged, {} read): {} messages read, {} added, {} already known, {} quarantined",
         report.files_found,
@@ -47,6 +61,69 @@ pub fn run(engine: &mut Engine, paths: &[PathBuf], json: bool) -> Result<i32> {
     }
     for (path, why) in &report.file_errors {
         println!("could not read {path}: {why}");
+    }
+}
+
+/// `quoth embed`: runs the pending embedding jobs.
+pub fn embed(engine: &mut Engine, json: bool) -> Result<i32> {
+    if let Some(report) = embed_quietly(engine, json)? {
+        if json {
+            print_json(&report)?;
+        }
+    }
+    Ok(0)
+}
+
+/// Runs the pending embedding jobs with a progress line (text mode); a kill leaves the
+/// rest for the next run. Without the model it says how to fetch it and returns None.
+fn embed_quietly(engine: &mut Engine, json: bool) -> Result<Option<quoth::engine::EmbedReport>> {
+    if let Err(e) = engine.embedder() {
+        eprintln!("note: {e}");
+        return Ok(None);
+    }
+    let live = std::io::stderr().is_terminal() && !json;
+    let stop = AtomicBool::new(false);
+    let report = engine.embed_pending(&stop, &mut |p: &EmbedProgress| {
+        if live {
+            let eta = p.eta_seconds.map_or("-".into(), |s| format!("{s:.0} s"));
+            eprint!(
+                "\rembedding: {}/{} texts, {:.0}/s, ETA {eta}   ",
+                p.done, p.total, p.rate
+            );
+        }
+    })?;
+    if live {
+        eprintln!();
+    }
+    if !json {
+        println!(
+            "embedded {} texts in {:.1} s ({:.1}/s); {} of {} done, {} failed",
+            report.embedded,
+            report.seconds,
+            report.progress.rate,
+            report.progress.done,
+            report.progress.total,
+            report.progress.failed
+        );
+    }
+    Ok(Some(report))
+}
+
+/// `quoth status`
+pub fn status(engine: &Engine, json: bool) -> Result<i32> {
+    let p = engine.embed_progress()?;
+    let vectors = engine.vectors().len();
+    if json {
+        print_json(&serde_json::json!({"embedding": p, "vectors": vectors}))?;
+    } else {
+        println!(
+            "embedding: {} of {} texts done, {} pending, {} failed; {} vectors",
+            p.done,
+            p.total,
+            p.total - p.done - p.failed,
+            p.failed,
+            vectors
+        );
     }
     Ok(0)
 }

@@ -38,13 +38,29 @@ pub enum Command {
     Ingest {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Only the lexical ingest: leave the embedding jobs for `quoth embed`.
+        #[arg(long)]
+        no_embed: bool,
     },
+    /// Run the pending embedding jobs (resumes after an interruption).
+    Embed,
+    /// Background work: embedding jobs done, pending, failed, rate and ETA.
+    Status,
     /// Search with notmuch-style syntax: words, "phrases", from: to: cc: subject: body:
     /// date:A..B has:attachment folder: thread: id:, AND OR NOT ( ).
     Search {
         query: String,
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        /// lexical (BM25), semantic (embeddings) or hybrid (both, fused).
+        #[arg(long, value_enum, default_value = "hybrid")]
+        mode: search::ModeArg,
+        /// Show each stage's rank and score for every hit.
+        #[arg(long)]
+        explain: bool,
+        /// Skip the late-interaction rerank in hybrid mode.
+        #[arg(long)]
+        no_rerank: bool,
     },
     /// Print a message with its segments (authored, quoted, signature...) marked.
     Show { id: String },
@@ -67,8 +83,28 @@ pub fn run(cli: Cli) -> Result<i32> {
     let data_dir = data_dir(cli.data_dir.clone())?;
     let json = cli.json;
     match cli.command {
-        Command::Ingest { paths } => ingest::run(&mut open(&data_dir)?, &paths, json),
-        Command::Search { query, limit } => search::run(&open(&data_dir)?, &query, limit, json),
+        Command::Ingest { paths, no_embed } => {
+            ingest::run(&mut open(&data_dir)?, &paths, !no_embed, json)
+        }
+        Command::Embed => ingest::embed(&mut open(&data_dir)?, json),
+        Command::Status => ingest::status(&open(&data_dir)?, json),
+        Command::Search {
+            query,
+            limit,
+            mode,
+            explain,
+            no_rerank,
+        } => search::run(
+            &open(&data_dir)?,
+            search::SearchArgs {
+                query: &query,
+                limit,
+                mode,
+                explain,
+                rerank: !no_rerank,
+            },
+            json,
+        ),
         Command::Show { id } => show::run(&open(&data_dir)?, &id, json),
         Command::Stats => stats::run(&open(&data_dir)?, json),
         Command::Quarantine => quarantine::run(&open(&data_dir)?, json),

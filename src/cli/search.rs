@@ -1,30 +1,75 @@
-//! `quoth search QUERY`
+//! `quoth search QUERY [--mode lexical|semantic|hybrid] [--explain]`
 
 use super::output::{date, fit, highlight, print_json, use_color};
 use anyhow::Result;
-use quoth::engine::{Engine, EngineError};
+use quoth::engine::{Engine, EngineError, Retrieval, RetrieveOptions, SearchMode};
 
-pub fn run(engine: &Engine, query: &str, limit: usize, json: bool) -> Result<i32> {
-    let now = chrono::Utc::now().timestamp();
-    let hits = match engine.search(query, limit, now) {
-        Ok(hits) => hits,
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModeArg {
+    Lexical,
+    Semantic,
+    Hybrid,
+}
+
+impl From<ModeArg> for SearchMode {
+    fn from(m: ModeArg) -> Self {
+        match m {
+            ModeArg::Lexical => SearchMode::Lexical,
+            ModeArg::Semantic => SearchMode::Semantic,
+            ModeArg::Hybrid => SearchMode::Hybrid,
+        }
+    }
+}
+
+pub struct SearchArgs<'a> {
+    pub query: &'a str,
+    pub limit: usize,
+    pub mode: ModeArg,
+    pub explain: bool,
+    pub rerank: bool,
+}
+
+pub fn run(engine: &Engine, args: SearchArgs, json: bool) -> Result<i32> {
+    let opts = RetrieveOptions {
+        mode: args.mode.into(),
+        limit: args.limit,
+        rerank: args.rerank,
+        now: chrono::Utc::now().timestamp(),
+    };
+    let retrieval = match engine.retrieve(args.query, opts) {
+        Ok(r) => r,
         Err(EngineError::Query(e)) => {
             eprintln!("error: invalid query: {e}");
-            eprintln!("{}", e.caret(query));
+            eprintln!("{}", e.caret(args.query));
             return Ok(2);
         }
         Err(e) => return Err(e.into()),
     };
     if json {
-        print_json(&hits)?;
+        print_json(&retrieval)?;
         return Ok(0);
     }
-    if hits.is_empty() {
+    print_text(&retrieval, args.explain);
+    Ok(0)
+}
+
+fn print_text(r: &Retrieval, explain: bool) {
+    for note in &r.notes {
+        eprintln!("note: {note}");
+    }
+    if r.hits.is_empty() {
         println!("no messages match");
-        return Ok(0);
+        return;
+    }
+    if !r.evidence {
+        println!(
+            "no evidence: the best match has confidence {:.2}, under the gate; closest messages:",
+            r.confidence
+        );
     }
     let color = use_color();
-    for hit in &hits {
+    for h in &r.hits {
+        let hit = &h.hit;
         println!(
             "{}  {}  {}  thread:{}",
             date(hit.date),
@@ -38,6 +83,40 @@ pub fn run(engine: &Engine, query: &str, limit: usize, json: bool) -> Result<i32
             hit.message_id.as_deref().unwrap_or("-"),
             &hit.key
         );
+        if explain {
+            let s = &h.stages;
+            let rank = |r: Option<usize>, sc: Option<f32>| match (r, sc) {
+                (Some(r), Some(s)) => format!("#{r} ({s:.3})"),
+                (Some(r), None) => format!("#{r}"),
+                _ => "-".to_string(),
+            };
+            println!(
+                "    explain: bm25 {}  dense {}  rrf {}  boost x{:.2}{}  rerank {}  final #{}",
+                rank(s.lexical_rank, s.lexical_score),
+                rank(s.dense_rank, s.dense_score),
+                rank(s.fused_rank, s.fused_score),
+                s.boost,
+                if s.thread_expansion {
+                    " (thread sibling)"
+                } else {
+                    ""
+                },
+                s.rerank_score
+                    .map_or("-".to_string(), |v| format!("{v:.3}")),
+                s.final_rank
+            );
+        }
     }
-    Ok(0)
+    if explain {
+        println!(
+            "confidence {:.3} ({}); timings {:?}",
+            r.confidence,
+            if r.evidence {
+                "evidence"
+            } else {
+                "no evidence"
+            },
+            r.timings_ms
+        );
+    }
 }

@@ -12,7 +12,7 @@ use crate::mail::identity::content_key;
 use crate::mail::model::MessageKey;
 use crate::mail::parse::parse_message;
 use crate::source::{discover, read_source_file, SourceFile};
-use crate::store::{NewMessage, QuarantineItem, SourceCursor};
+use crate::store::{embed_id, NewMessage, QuarantineItem, SourceCursor};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -240,6 +240,11 @@ fn write_results(
             })
             .collect();
         store.insert_messages(&batch)?;
+        let embed_ids: Vec<u64> = pending
+            .iter()
+            .flat_map(|p| p.chunks.iter().map(|c| embed_id(&c.embed_text)))
+            .collect();
+        engine.enqueue_embeddings(&embed_ids)?;
         pending.clear();
         for (file, cursor) in cursors.drain(..) {
             store.set_source_cursor(&files[file].path.to_string_lossy(), &cursor)?;

@@ -1,23 +1,34 @@
 //! The engine owns Quoth's state and side effects: the sled store, the tantivy index,
 //! and the pipelines that fill them. Front ends (the CLI, later the TUI) talk only to it.
 
+mod embedding;
 mod ingest;
 mod prepare;
+mod retrieval_eval;
+mod retrieve;
 mod search;
 mod stats;
 mod threading;
 
+pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
 pub use ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use prepare::format_date;
+pub use retrieval_eval::{parse_questions, quote_free_text, ModeScores, RetrievalQuestion};
+pub use retrieve::{ChunkRef, Retrieval, RetrieveOptions, RetrievedHit, SearchMode, StageScores};
 pub use search::SearchHit;
 pub use stats::Stats;
 
+use crate::index::embed::{EmbedError, Embedder};
 use crate::index::lexical::{LexicalError, LexicalIndex};
+use crate::index::vector::{VectorConfig, VectorError, VectorIndex};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::query::syntax::QueryError;
+use crate::retrieve::gate::Gate;
 use crate::source::SourceError;
+use crate::store::jobs::{JobError, JobQueue, QueueConfig};
 use crate::store::{Store, StoreError, StoredMessage};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -31,6 +42,30 @@ pub enum EngineError {
     Query(#[from] QueryError),
     #[error("no message matches '{0}'")]
     NoSuchMessage(String),
+    #[error(transparent)]
+    Jobs(JobError),
+    #[error(transparent)]
+    Vector(#[from] VectorError),
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+}
+
+/// Settings of an engine that a user may change.
+#[derive(Debug, Clone, Copy)]
+pub struct EngineConfig {
+    /// ONNX Runtime threads for embedding.
+    pub embed_threads: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        Self {
+            embed_threads: std::env::var("QUOTH_EMBED_THREADS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2),
+        }
+    }
 }
 
 pub type Result<T> = std::result::Result<T, EngineError>;
@@ -39,6 +74,11 @@ pub struct Engine {
     data_dir: PathBuf,
     store: Store,
     lexical: LexicalIndex,
+    vectors: VectorIndex,
+    jobs: JobQueue,
+    embedder: OnceLock<Arc<Embedder>>,
+    gate: Gate,
+    config: EngineConfig,
 }
 
 impl Engine {
@@ -56,10 +96,17 @@ impl Engine {
             }
             Err(e) => return Err(e.into()),
         };
+        let vectors = VectorIndex::open(&data_dir.join("vectors"), VectorConfig::default())?;
+        let jobs = JobQueue::open(store.db(), QueueConfig::default()).map_err(EngineError::Jobs)?;
         let mut engine = Self {
             data_dir: data_dir.to_path_buf(),
             store,
             lexical,
+            vectors,
+            jobs,
+            embedder: OnceLock::new(),
+            gate: Gate::default(),
+            config: EngineConfig::default(),
         };
         if rebuild || engine.lexical.doc_count() == 0 && engine.store.message_count() > 0 {
             engine.reindex(&mut |_, _| {})?;
@@ -82,6 +129,7 @@ impl Engine {
         let _ = std::fs::remove_dir_all(&old);
         std::fs::rename(&store_dir, &old).map_err(|e| StoreError::Sled(e.into()))?;
         let _ = std::fs::remove_dir_all(data_dir.join("lexical"));
+        let _ = std::fs::remove_dir_all(data_dir.join("vectors"));
         let mut engine = Self::open(data_dir)?;
         let report = engine.ingest(&roots, progress)?;
         drop(engine);
@@ -95,6 +143,26 @@ impl Engine {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    pub fn vectors(&self) -> &VectorIndex {
+        &self.vectors
+    }
+
+    pub fn set_config(&mut self, config: EngineConfig) {
+        self.config = config;
+    }
+
+    /// Re-queues an embed job for every chunk text without a vector (after the vector
+    /// index was lost or rebuilt); returns how many were queued.
+    pub fn requeue_missing_embeddings(&self) -> Result<usize> {
+        let missing: Vec<u64> = self
+            .store
+            .distinct_embed_ids()?
+            .into_iter()
+            .filter(|id| !self.vectors.contains(*id))
+            .collect();
+        self.enqueue_embeddings(&missing)
     }
 
     /// Reads mail from Maildirs, mbox files and .eml files. Idempotent: mail already

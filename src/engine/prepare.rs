@@ -30,7 +30,7 @@ pub fn prepare(
         })
         .collect();
     let spans = chunk_regions(&parsed.body, &merge_adjacent(&authored, &parsed.body), cfg);
-    let header = embed_header(&parsed, &raw.folder);
+    let header = embed_header(&parsed);
     let chunks: Vec<StoredChunk> = spans
         .iter()
         .enumerate()
@@ -93,15 +93,16 @@ pub fn prepare(
 }
 
 /// The context that goes in front of each chunk's text for search: never quoted.
-fn embed_header(m: &ParsedMessage, folder: &str) -> String {
+/// It leaves out the folder, so the same mail filed in several folders has one
+/// embed text and is embedded once.
+fn embed_header(m: &ParsedMessage) -> String {
     let date = m.date.map(format_date).unwrap_or_default();
     format!(
-        "Subject: {}\nFrom: {}\nTo: {}\nDate: {}\nFolder: {}",
+        "Subject: {}\nFrom: {}\nTo: {}\nDate: {}",
         m.subject,
         display_list(&m.from),
         display_list(&m.to),
         date,
-        folder
     )
 }
 

@@ -214,6 +214,27 @@ impl LexicalIndex {
         Ok(hits)
     }
 
+    /// Every message matching a query (used for filters): no ranking, no limit.
+    pub fn matching_keys(
+        &self,
+        query: &dyn TantivyQuery,
+    ) -> Result<std::collections::HashSet<MessageKey>> {
+        let searcher = self.reader.searcher();
+        let docs = searcher.search(query, &tantivy::collector::DocSetCollector)?;
+        let mut keys = std::collections::HashSet::with_capacity(docs.len());
+        for addr in docs {
+            let doc: TantivyDocument = searcher.doc(addr)?;
+            if let Some(key) = doc
+                .get_first(self.fields.key)
+                .and_then(|v| v.as_str())
+                .and_then(MessageKey::from_hex)
+            {
+                keys.insert(key);
+            }
+        }
+        Ok(keys)
+    }
+
     /// A snippet of `body` around the query's terms, with the byte ranges to highlight.
     pub fn snippet(
         &self,

@@ -1,5 +1,7 @@
 //! Derived indexes and the units they hold.
 
 pub mod chunk;
+pub mod embed;
 pub mod lexical;
 pub mod lexical_query;
+pub mod vector;

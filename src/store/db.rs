@@ -2,7 +2,7 @@
 //! later the vectors) is derived from it and can be rebuilt.
 
 use super::records::{
-    QuarantineItem, SourceCursor, StoredChunk, StoredMessage, ThreadFacts, ThreadSummary,
+    embed_id, QuarantineItem, SourceCursor, StoredChunk, StoredMessage, ThreadFacts, ThreadSummary,
 };
 use crate::mail::model::{MessageKey, ThreadId};
 use serde::de::DeserializeOwned;
@@ -47,6 +47,7 @@ pub struct Store {
     roots: sled::Tree,
     quarantine: sled::Tree,
     attachments: sled::Tree,
+    embed_chunks: sled::Tree,
 }
 
 /// One message with everything written for it in one go.
@@ -83,6 +84,7 @@ impl Store {
             roots: db.open_tree("roots")?,
             quarantine: db.open_tree("quarantine")?,
             attachments: db.open_tree("attachments")?,
+            embed_chunks: db.open_tree("embed_chunks")?,
             db,
         };
         store.check_schema(dir)?;
@@ -177,6 +179,7 @@ impl Store {
         let mut chunks = sled::Batch::default();
         let mut facts = sled::Batch::default();
         let mut attachments = sled::Batch::default();
+        let mut embed_chunks = sled::Batch::default();
         for item in batch {
             let key = item.message.key;
             messages.insert(&key.0, encode(item.message));
@@ -187,7 +190,11 @@ impl Store {
                 msgids.insert(k, &[]);
             }
             for chunk in item.chunks {
-                chunks.insert(chunk_key(&key, chunk.ordinal), encode(chunk));
+                let ck = chunk_key(&key, chunk.ordinal);
+                let mut ek = embed_id(&chunk.embed_text).to_be_bytes().to_vec();
+                ek.extend_from_slice(&ck);
+                embed_chunks.insert(ek, &[]);
+                chunks.insert(ck, encode(chunk));
             }
             facts.insert(&key.0, encode(item.facts));
             for (i, bytes) in item.attachment_bytes.iter().enumerate() {
@@ -198,6 +205,7 @@ impl Store {
         }
         // Children first, the message record last: a message that exists has all its parts.
         self.chunks.apply_batch(chunks)?;
+        self.embed_chunks.apply_batch(embed_chunks)?;
         self.facts.apply_batch(facts)?;
         self.attachments.apply_batch(attachments)?;
         self.msgids.apply_batch(msgids)?;
@@ -211,6 +219,53 @@ impl Store {
             .values()
             .map(|v| decode("chunks", &v?))
             .collect()
+    }
+
+    /// The chunks whose embed text has this id (copies of one mail share it).
+    pub fn chunks_with_embed(&self, id: u64) -> Result<Vec<StoredChunk>> {
+        let mut out = Vec::new();
+        for k in self.embed_chunks.scan_prefix(id.to_be_bytes()).keys() {
+            let k = k?;
+            if let Some(v) = self.chunks.get(&k[8..])? {
+                out.push(decode("chunks", &v)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The messages holding a chunk with this embed id.
+    pub fn messages_with_embed(&self, id: u64) -> Result<Vec<MessageKey>> {
+        let mut out = Vec::new();
+        for k in self.embed_chunks.scan_prefix(id.to_be_bytes()).keys() {
+            let k = k?;
+            if let Some(key) = k.get(8..24).and_then(|b| b.try_into().ok()) {
+                out.push(MessageKey(key));
+            }
+        }
+        out.dedup();
+        Ok(out)
+    }
+
+    /// Every distinct embed id, with one chunk that carries it.
+    pub fn distinct_embed_ids(&self) -> Result<Vec<u64>> {
+        let mut out: Vec<u64> = Vec::new();
+        for k in self.embed_chunks.iter().keys() {
+            let k = k?;
+            if let Some(id) = k
+                .get(..8)
+                .and_then(|b| b.try_into().ok())
+                .map(u64::from_be_bytes)
+            {
+                if out.last() != Some(&id) {
+                    out.push(id);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn db(&self) -> &sled::Db {
+        &self.db
     }
 
     pub fn chunk_count(&self) -> usize {

@@ -1,6 +1,7 @@
 //! Durable state in sled.
 
 pub mod db;
+pub mod jobs;
 pub mod records;
 
 pub use db::{NewMessage, Store, StoreError, SCHEMA_VERSION};

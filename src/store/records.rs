@@ -72,6 +72,15 @@ impl ChunkId {
     }
 }
 
+/// Identity of an embed text: the same text (the same mail filed in several folders)
+/// has one id and is embedded once. The vector index is keyed by it.
+pub fn embed_id(embed_text: &str) -> u64 {
+    let h = blake3::hash(embed_text.as_bytes());
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&h.as_bytes()[..8]);
+    u64::from_be_bytes(b)
+}
+
 /// A piece of authored text, the unit of retrieval and citation.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredChunk {

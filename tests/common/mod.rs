@@ -46,6 +46,32 @@ pub fn program(name: &str) -> bool {
     found
 }
 
+/// The model files, when fetched (`models/fetch`). Same skip-or-fail rule: CI fetches
+/// them, so there a missing model is a failure.
+pub fn models() -> Option<PathBuf> {
+    let dir = std::env::var_os("QUOTH_MODELS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("models"));
+    if quoth::index::embed::ModelPaths::locate(&dir).is_ok()
+        && dir.join("all-MiniLM-L6-v2.onnx").exists()
+    {
+        return Some(dir);
+    }
+    if std::env::var_os("QUOTH_REQUIRE_SHARED").is_some() {
+        panic!("the embedding model is required (QUOTH_REQUIRE_SHARED is set): run models/fetch");
+    }
+    eprintln!("SKIP: the embedding model is not fetched; run models/fetch");
+    None
+}
+
+/// Runs every pending embedding job.
+pub fn embed_all(engine: &mut Engine) -> quoth::engine::EmbedReport {
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    engine
+        .embed_pending(&stop, &mut |_| {})
+        .expect("embedding runs")
+}
+
 pub fn demo_mailbox() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo-mailbox")
 }

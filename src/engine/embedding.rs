@@ -1,0 +1,173 @@
+//! Background embedding: after a lexical ingest, every distinct chunk text waits as a
+//! durable "embed" job; workers claim batches, embed them, append the vectors (fsynced)
+//! and only then mark the jobs done. A kill at any point loses nothing: claimed jobs
+//! come back when their lease expires, and a text whose vector already exists is not
+//! embedded again.
+
+use super::{Engine, EngineError, Result};
+use crate::index::embed::{EmbedConfig, Embedder, ModelPaths};
+use crate::store::jobs::{JobCounts, JobId};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub const EMBED_JOB: &str = "embed";
+/// Texts claimed and embedded per step.
+const BATCH: usize = 64;
+/// Steps between graph dumps (the vectors themselves are durable at every step).
+const SAVE_EVERY: usize = 50;
+
+/// Embedding progress, as `quoth status` and engine events report it.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct EmbedProgress {
+    pub done: u64,
+    pub total: u64,
+    pub failed: u64,
+    /// Texts per second in this run.
+    pub rate: f64,
+    /// Seconds until done at this rate.
+    pub eta_seconds: Option<f64>,
+}
+
+impl EmbedProgress {
+    pub fn from_counts(c: JobCounts, rate: f64) -> Self {
+        let total = c.pending + c.running + c.done + c.failed;
+        let left = (c.pending + c.running) as f64;
+        Self {
+            done: c.done,
+            total,
+            failed: c.failed,
+            rate,
+            eta_seconds: (rate > 0.0).then(|| left / rate),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EmbedReport {
+    pub embedded: u64,
+    /// Jobs whose vector was already stored (a run interrupted after the vectors were
+    /// written but before the jobs were marked done).
+    pub already_stored: u64,
+    pub failed: u64,
+    pub seconds: f64,
+    pub progress: EmbedProgress,
+}
+
+impl Engine {
+    /// Loads the embedding model once; later calls reuse it.
+    pub fn embedder(&self) -> Result<Arc<Embedder>> {
+        if let Some(e) = self.embedder.get() {
+            return Ok(e.clone());
+        }
+        let paths = ModelPaths::locate(&self.data_dir)?;
+        let cfg = EmbedConfig {
+            threads: self.config.embed_threads,
+            ..EmbedConfig::default()
+        };
+        let embedder = Arc::new(Embedder::load(&paths, cfg)?);
+        let _ = self.embedder.set(embedder.clone());
+        Ok(embedder)
+    }
+
+    pub fn embed_progress(&self) -> Result<EmbedProgress> {
+        Ok(EmbedProgress::from_counts(
+            self.jobs.counts(EMBED_JOB)?,
+            0.0,
+        ))
+    }
+
+    /// Queues an embed job for every distinct chunk text not yet embedded.
+    pub(super) fn enqueue_embeddings(&self, ids: &[u64]) -> Result<usize> {
+        let payloads: Vec<Vec<u8>> = ids.iter().map(|id| id.to_be_bytes().to_vec()).collect();
+        Ok(self.jobs.enqueue_many(EMBED_JOB, &payloads, now_ms())?)
+    }
+
+    /// Runs embed jobs until none is left or `stop` is set.
+    pub fn embed_pending(
+        &mut self,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&EmbedProgress),
+    ) -> Result<EmbedReport> {
+        let started = Instant::now();
+        let embedder = self.embedder()?;
+        let mut report = EmbedReport::default();
+        let mut steps = 0;
+        while !stop.load(Ordering::Relaxed) {
+            let jobs = self.jobs.claim(EMBED_JOB, BATCH, now_ms())?;
+            if jobs.is_empty() {
+                break;
+            }
+            let mut finished: Vec<(JobId, u64)> = Vec::new();
+            let mut todo: Vec<(u64, String, JobId, u64)> = Vec::new();
+            for job in &jobs {
+                let Some(id) = payload_id(&job.payload) else {
+                    self.jobs
+                        .fail(job.id, job.lease_token, "bad payload", now_ms())?;
+                    report.failed += 1;
+                    continue;
+                };
+                if self.vectors.contains(id) {
+                    report.already_stored += 1;
+                    finished.push((job.id, job.lease_token));
+                    continue;
+                }
+                match self.store.chunks_with_embed(id)?.into_iter().next() {
+                    Some(chunk) => todo.push((id, chunk.embed_text, job.id, job.lease_token)),
+                    // The chunk is gone (its message was removed): nothing to embed.
+                    None => finished.push((job.id, job.lease_token)),
+                }
+            }
+            if !todo.is_empty() {
+                let texts: Vec<&str> = todo.iter().map(|t| t.1.as_str()).collect();
+                match embedder.embed(&texts) {
+                    Ok(vectors) => {
+                        let items: Vec<(u64, Vec<f32>)> =
+                            todo.iter().map(|t| t.0).zip(vectors).collect();
+                        self.vectors.insert_batch(&items)?;
+                        self.vectors.sync()?;
+                        report.embedded += items.len() as u64;
+                        finished.extend(todo.iter().map(|t| (t.2, t.3)));
+                    }
+                    Err(e) => {
+                        for t in &todo {
+                            self.jobs.fail(t.2, t.3, &e.to_string(), now_ms())?;
+                        }
+                        report.failed += todo.len() as u64;
+                    }
+                }
+            }
+            self.jobs.complete_many(&finished, now_ms())?;
+            steps += 1;
+            if steps % SAVE_EVERY == 0 {
+                self.vectors.save()?;
+            }
+            let rate = report.embedded as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            progress(&EmbedProgress::from_counts(
+                self.jobs.counts(EMBED_JOB)?,
+                rate,
+            ));
+        }
+        self.vectors.save()?;
+        self.jobs.flush()?;
+        report.seconds = started.elapsed().as_secs_f64();
+        let rate = report.embedded as f64 / report.seconds.max(1e-9);
+        report.progress = EmbedProgress::from_counts(self.jobs.counts(EMBED_JOB)?, rate);
+        Ok(report)
+    }
+}
+
+fn payload_id(payload: &[u8]) -> Option<u64> {
+    payload.try_into().ok().map(u64::from_be_bytes)
+}
+
+pub(super) fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+impl From<crate::store::jobs::JobError> for EngineError {
+    fn from(e: crate::store::jobs::JobError) -> Self {
+        EngineError::Jobs(e)
+    }
+}

@@ -1,0 +1,500 @@
+//! Retrieval in three modes. Lexical: BM25 over tantivy. Semantic: cosine over chunk
+//! embeddings. Hybrid: both, fused by Reciprocal Rank Fusion, adjusted by date and
+//! people heuristics and thread expansion, optionally reranked, then gated by a
+//! calibrated confidence. Query filters apply in every mode.
+
+use super::search::SearchHit;
+use super::{Engine, Result};
+use crate::index::lexical_query::compile;
+use crate::mail::model::{display_list, MessageKey, ThreadId};
+use crate::query::split::{split_query, SplitQuery};
+use crate::query::syntax::{parse_query, Query};
+use crate::retrieve::fuse::reciprocal_rank_fusion;
+use crate::retrieve::gate::{content_terms, term_coverage, GateSignals};
+use crate::retrieve::heuristics::{date_boost, people_boost};
+use crate::retrieve::rerank::max_sim;
+use crate::store::{embed_id, StoredChunk, StoredMessage};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+/// Candidates taken from each retriever before fusion.
+const DEPTH: usize = 100;
+/// Candidates reranked.
+const RERANK_DEPTH: usize = 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    Lexical,
+    Semantic,
+    Hybrid,
+}
+
+/// Retrieval options beyond the query.
+#[derive(Debug, Clone, Copy)]
+pub struct RetrieveOptions {
+    pub mode: SearchMode,
+    pub limit: usize,
+    pub rerank: bool,
+    /// Unix seconds that relative dates are measured from.
+    pub now: i64,
+}
+
+/// Where a hit stood at each stage, for `--explain`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct StageScores {
+    pub lexical_rank: Option<usize>,
+    pub lexical_score: Option<f32>,
+    pub dense_rank: Option<usize>,
+    pub dense_score: Option<f32>,
+    pub fused_rank: Option<usize>,
+    pub fused_score: Option<f32>,
+    /// Product of the date and people multipliers (1 when none applied).
+    pub boost: f32,
+    /// Brought in as a thread sibling of a strong hit.
+    pub thread_expansion: bool,
+    pub rerank_score: Option<f32>,
+    pub final_rank: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RetrievedHit {
+    #[serde(flatten)]
+    pub hit: SearchHit,
+    /// The chunk that matched best (the evidence a later answer would cite).
+    pub chunk: Option<ChunkRef>,
+    pub stages: StageScores,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ChunkRef {
+    pub ordinal: u32,
+    pub start: u32,
+    pub end: u32,
+    pub cite_text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Retrieval {
+    pub mode: SearchMode,
+    pub hits: Vec<RetrievedHit>,
+    /// Confidence in 0..1 that the best hit is evidence for the query.
+    pub confidence: f32,
+    /// False when the confidence is under the gate: "no evidence".
+    pub evidence: bool,
+    /// Things the user should know (model missing, vectors still being built...).
+    pub notes: Vec<String>,
+    pub timings_ms: HashMap<&'static str, f64>,
+}
+
+struct Candidate {
+    key: MessageKey,
+    score: f32,
+    stages: StageScores,
+    best_chunk: Option<(StoredChunk, f32)>,
+}
+
+impl Engine {
+    pub fn retrieve(&self, query: &str, opts: RetrieveOptions) -> Result<Retrieval> {
+        let mut timings = HashMap::new();
+        let mut notes = Vec::new();
+        let t0 = Instant::now();
+        let parsed = parse_query(query, opts.now)?;
+        let split = split_query(&parsed);
+        let allowed = match &split.filters {
+            Some(f) => Some(
+                self.lexical
+                    .matching_keys(compile(f, &self.lexical).as_ref())?,
+            ),
+            None => None,
+        };
+        timings.insert("filters", ms(t0));
+
+        let want_dense = opts.mode != SearchMode::Lexical && !split.text.is_empty();
+        let query_vec = if want_dense {
+            match self
+                .embedder()
+                .and_then(|e| Ok(e.embed(&[split.text.as_str()])?))
+            {
+                Ok(mut v) => v.pop(),
+                Err(e) => {
+                    notes.push(format!("semantic search unavailable: {e}"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        if want_dense && query_vec.is_some() {
+            let p = self.embed_progress()?;
+            if p.done < p.total {
+                notes.push(format!(
+                    "meaning is still arriving: {} of {} texts embedded",
+                    p.done, p.total
+                ));
+            }
+        }
+
+        let t = Instant::now();
+        let lexical = if opts.mode != SearchMode::Semantic {
+            self.lexical_ranked(&parsed, &split)?
+        } else {
+            Vec::new()
+        };
+        timings.insert("lexical", ms(t));
+
+        let t = Instant::now();
+        let dense = match &query_vec {
+            Some(q) => self.dense_messages(q, allowed.as_ref())?,
+            None => Vec::new(),
+        };
+        timings.insert("dense", ms(t));
+
+        let t = Instant::now();
+        let mut candidates = self.fuse(&lexical, &dense, opts.mode);
+        if opts.mode == SearchMode::Hybrid {
+            self.apply_heuristics(&mut candidates, &split, allowed.as_ref())?;
+        }
+        timings.insert("fusion", ms(t));
+
+        if let Some(q) = &query_vec {
+            for c in candidates.iter_mut().take(RERANK_DEPTH.max(opts.limit)) {
+                if c.best_chunk.is_none() {
+                    c.best_chunk = self.best_chunk(&c.key, q)?;
+                }
+            }
+        }
+        if opts.rerank && opts.mode == SearchMode::Hybrid && query_vec.is_some() {
+            let t = Instant::now();
+            self.rerank(&split.text, &mut candidates)?;
+            timings.insert("rerank", ms(t));
+        }
+
+        let t = Instant::now();
+        let (confidence, evidence) =
+            self.gate(&split, &candidates, query_vec.as_deref(), &lexical)?;
+        candidates.truncate(opts.limit);
+        let hits = self.decorate(candidates, &parsed)?;
+        timings.insert("gate_and_decorate", ms(t));
+        timings.insert("total", ms(t0));
+        Ok(Retrieval {
+            mode: opts.mode,
+            hits,
+            confidence,
+            evidence,
+            notes,
+            timings_ms: timings,
+        })
+    }
+
+    /// BM25 ranking: messages matching every word first (notmuch semantics), then, when
+    /// those are few, messages matching any of the content words, so a question asked
+    /// in plain words still finds the message that shares most of them.
+    fn lexical_ranked(&self, parsed: &Query, split: &SplitQuery) -> Result<Vec<(MessageKey, f32)>> {
+        let compiled = compile(parsed, &self.lexical);
+        let mut ranked: Vec<(MessageKey, f32)> = self
+            .lexical
+            .search(compiled.as_ref(), DEPTH)?
+            .into_iter()
+            .map(|h| (h.key, h.score))
+            .collect();
+        let terms = content_terms(&split.text);
+        if ranked.len() < DEPTH && terms.len() > 1 {
+            let any_word = Query::Or(terms.into_iter().map(Query::Term).collect());
+            let relaxed = match &split.filters {
+                Some(f) => Query::And(vec![f.clone(), any_word]),
+                None => any_word,
+            };
+            let seen: HashSet<MessageKey> = ranked.iter().map(|h| h.0).collect();
+            let more = self
+                .lexical
+                .search(compile(&relaxed, &self.lexical).as_ref(), DEPTH)?;
+            ranked.extend(
+                more.into_iter()
+                    .filter(|h| !seen.contains(&h.key))
+                    .map(|h| (h.key, h.score))
+                    .take(DEPTH - ranked.len()),
+            );
+        }
+        Ok(ranked)
+    }
+
+    /// Dense top-k over chunks, grouped into messages (best chunk per message).
+    fn dense_messages(
+        &self,
+        q: &[f32],
+        allowed: Option<&HashSet<MessageKey>>,
+    ) -> Result<Vec<(MessageKey, f32, StoredChunk)>> {
+        let store = &self.store;
+        let filter = |id: u64| match allowed {
+            None => true,
+            Some(set) => store
+                .messages_with_embed(id)
+                .map(|ms| ms.iter().any(|m| set.contains(m)))
+                .unwrap_or(false),
+        };
+        let hits = self.vectors.search(q, DEPTH, Some(&filter))?;
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for hit in hits {
+            for chunk in self.store.chunks_with_embed(hit.id)? {
+                if allowed.is_some_and(|s| !s.contains(&chunk.message)) {
+                    continue;
+                }
+                if seen.insert(chunk.message) {
+                    out.push((chunk.message, hit.score, chunk));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn fuse(
+        &self,
+        lexical: &[(MessageKey, f32)],
+        dense: &[(MessageKey, f32, StoredChunk)],
+        mode: SearchMode,
+    ) -> Vec<Candidate> {
+        let lex_keys: Vec<MessageKey> = lexical.iter().map(|h| h.0).collect();
+        let dense_keys: Vec<MessageKey> = dense.iter().map(|h| h.0).collect();
+        let lists = match mode {
+            SearchMode::Lexical => vec![lex_keys, Vec::new()],
+            SearchMode::Semantic => vec![Vec::new(), dense_keys],
+            SearchMode::Hybrid => vec![lex_keys, dense_keys],
+        };
+        let lex_score: HashMap<MessageKey, f32> = lexical.iter().copied().collect();
+        let mut dense_by: HashMap<MessageKey, (f32, StoredChunk)> = dense
+            .iter()
+            .map(|(k, s, c)| (*k, (*s, c.clone())))
+            .collect();
+        reciprocal_rank_fusion(&lists, &[1.0, 1.0])
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let dense = dense_by.remove(&f.item);
+                Candidate {
+                    key: f.item,
+                    score: f.score,
+                    stages: StageScores {
+                        lexical_rank: f.ranks[0],
+                        lexical_score: lex_score.get(&f.item).copied(),
+                        dense_rank: f.ranks[1],
+                        dense_score: dense.as_ref().map(|d| d.0),
+                        fused_rank: Some(i + 1),
+                        fused_score: Some(f.score),
+                        boost: 1.0,
+                        ..StageScores::default()
+                    },
+                    best_chunk: dense.map(|(s, c)| (c, s)),
+                }
+            })
+            .collect()
+    }
+
+    /// Date and people multipliers, then thread siblings of the strongest hits.
+    fn apply_heuristics(
+        &self,
+        candidates: &mut Vec<Candidate>,
+        split: &SplitQuery,
+        allowed: Option<&HashSet<MessageKey>>,
+    ) -> Result<()> {
+        if split.date.is_some() || !split.people.is_empty() {
+            for c in candidates.iter_mut() {
+                let Some(msg) = self.store.message(&c.key)? else {
+                    continue;
+                };
+                let mut boost = 1.0;
+                if let Some(range) = split.date {
+                    boost *= date_boost(msg.date, range, 0.3);
+                }
+                if !split.people.is_empty() {
+                    boost *= people_boost(&split.people, &people_of(&msg), 0.2);
+                }
+                c.score *= boost;
+                c.stages.boost = boost;
+            }
+        }
+        let present: HashSet<MessageKey> = candidates.iter().map(|c| c.key).collect();
+        let mut added = Vec::new();
+        for strong in candidates.iter().take(3) {
+            let Some(thread) = self.store.thread_of(&strong.key)? else {
+                continue;
+            };
+            let Some(summary) = self.store.thread(&thread)? else {
+                continue;
+            };
+            if summary.messages.len() > 50 {
+                continue;
+            }
+            for sibling in summary.messages {
+                if present.contains(&sibling)
+                    || added.iter().any(|c: &Candidate| c.key == sibling)
+                    || allowed.is_some_and(|s| !s.contains(&sibling))
+                {
+                    continue;
+                }
+                added.push(Candidate {
+                    key: sibling,
+                    score: strong.score * 0.3,
+                    stages: StageScores {
+                        boost: 1.0,
+                        thread_expansion: true,
+                        ..StageScores::default()
+                    },
+                    best_chunk: None,
+                });
+            }
+        }
+        candidates.extend(added);
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+        Ok(())
+    }
+
+    /// The chunk of a message closest in meaning to the query, from stored vectors.
+    fn best_chunk(&self, key: &MessageKey, q: &[f32]) -> Result<Option<(StoredChunk, f32)>> {
+        let mut best: Option<(StoredChunk, f32)> = None;
+        for chunk in self.store.chunks_of(key)? {
+            let Some(v) = self.vectors.get(embed_id(&chunk.embed_text)) else {
+                continue;
+            };
+            let score: f32 = v.iter().zip(q).map(|(a, b)| a * b).sum();
+            if best.as_ref().is_none_or(|(_, s)| score > *s) {
+                best = Some((chunk, score));
+            }
+        }
+        Ok(best)
+    }
+
+    /// MaxSim over token vectors of the question and of each candidate's best chunk,
+    /// fused by rank with the order so far.
+    fn rerank(&self, question: &str, candidates: &mut [Candidate]) -> Result<()> {
+        let embedder = self.embedder()?;
+        let q_tokens = embedder.token_vectors(question)?;
+        let n = candidates.len().min(RERANK_DEPTH);
+        let mut scored: Vec<(usize, f32)> = Vec::with_capacity(n);
+        for (i, c) in candidates.iter_mut().take(n).enumerate() {
+            let Some((chunk, _)) = &c.best_chunk else {
+                scored.push((i, 0.0));
+                continue;
+            };
+            let s = max_sim(&q_tokens, &embedder.token_vectors(&chunk.embed_text)?);
+            c.stages.rerank_score = Some(s);
+            scored.push((i, s));
+        }
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let current: Vec<usize> = (0..n).collect();
+        let reranked: Vec<usize> = scored.iter().map(|s| s.0).collect();
+        let fused = reciprocal_rank_fusion(&[current, reranked], &[1.0, 1.0]);
+        let order: Vec<usize> = fused.iter().map(|f| f.item).collect();
+        let head: Vec<Candidate> = candidates[..n]
+            .iter_mut()
+            .map(|c| Candidate {
+                key: c.key,
+                score: c.score,
+                stages: std::mem::take(&mut c.stages),
+                best_chunk: c.best_chunk.take(),
+            })
+            .collect();
+        let mut head: Vec<Option<Candidate>> = head.into_iter().map(Some).collect();
+        for (slot, i) in order.into_iter().enumerate() {
+            if let Some(c) = head[i].take() {
+                candidates[slot] = c;
+            }
+        }
+        Ok(())
+    }
+
+    fn gate(
+        &self,
+        split: &SplitQuery,
+        candidates: &[Candidate],
+        query_vec: Option<&[f32]>,
+        lexical: &[(MessageKey, f32)],
+    ) -> Result<(f32, bool)> {
+        if candidates.is_empty() {
+            return Ok((0.0, false));
+        }
+        if split.text.is_empty() {
+            // A pure filter query: whatever matches the filters is the answer.
+            return Ok((1.0, true));
+        }
+        let terms = content_terms(&split.text);
+        let mut best = 0.0f32;
+        for c in candidates.iter().take(3) {
+            let Some(msg) = self.store.message(&c.key)? else {
+                continue;
+            };
+            let text = format!("{} {}", msg.subject, msg.body);
+            let cosine = match (query_vec, &c.best_chunk) {
+                (Some(_), Some((_, s))) => Some(*s),
+                (Some(_), None) => Some(0.0),
+                _ => None,
+            };
+            let signals = GateSignals {
+                cosine,
+                term_coverage: term_coverage(&terms, &text),
+                lexical_hit: lexical.iter().any(|(k, _)| *k == c.key),
+            };
+            best = best.max(self.gate.confidence(signals));
+        }
+        Ok((best, best >= self.gate.threshold))
+    }
+
+    fn decorate(&self, candidates: Vec<Candidate>, parsed: &Query) -> Result<Vec<RetrievedHit>> {
+        let compiled = compile(parsed, &self.lexical);
+        let mut out = Vec::with_capacity(candidates.len());
+        for (i, mut c) in candidates.into_iter().enumerate() {
+            let Some(msg) = self.store.message(&c.key)? else {
+                continue;
+            };
+            c.stages.final_rank = i + 1;
+            let (snippet, highlights) = match &c.best_chunk {
+                Some((chunk, _)) => (chunk.cite_text.chars().take(200).collect(), Vec::new()),
+                None => {
+                    let (s, r) = self.lexical.snippet(compiled.as_ref(), &msg.body, 160)?;
+                    (s, r.into_iter().map(|r| (r.start, r.end)).collect())
+                }
+            };
+            let thread = self
+                .store
+                .thread_of(&c.key)?
+                .unwrap_or_else(|| ThreadId::of_root(&c.key));
+            out.push(RetrievedHit {
+                hit: SearchHit {
+                    key: c.key.to_hex(),
+                    message_id: msg.message_id.clone(),
+                    thread_id: thread.to_hex(),
+                    date: msg.date,
+                    from: msg.sender(),
+                    subject: msg.subject.clone(),
+                    folder: msg.folder.clone(),
+                    score: c.score,
+                    snippet,
+                    highlights,
+                },
+                chunk: c.best_chunk.map(|(ch, _)| ChunkRef {
+                    ordinal: ch.ordinal,
+                    start: ch.start,
+                    end: ch.end,
+                    cite_text: ch.cite_text,
+                }),
+                stages: c.stages,
+            });
+        }
+        Ok(out)
+    }
+}
+
+fn people_of(msg: &StoredMessage) -> String {
+    format!(
+        "{} {} {}",
+        display_list(&msg.from),
+        display_list(&msg.to),
+        display_list(&msg.cc)
+    )
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}

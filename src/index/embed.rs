@@ -1,0 +1,294 @@
+//! Sentence embeddings with all-MiniLM-L6-v2 on ONNX Runtime, loaded at run time from
+//! the files that `models/fetch` puts in place. Nothing leaves the machine.
+//!
+//! Texts are tokenized without padding, sorted by length and run in batches of similar
+//! length (padding costs compute), mean-pooled over the attention mask and L2-normalised.
+
+use ort::session::Session;
+use ort::value::Tensor;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use tokenizers::{Tokenizer, TruncationParams};
+
+/// The command that fetches the model files.
+pub const FETCH_COMMAND: &str = "models/fetch";
+
+const RUNTIME_FILE: &str = "libonnxruntime.so";
+const MODEL_FILE: &str = "all-MiniLM-L6-v2.onnx";
+const TOKENIZER_FILE: &str = "all-MiniLM-L6-v2.tokenizer.json";
+
+#[derive(Debug, thiserror::Error)]
+pub enum EmbedError {
+    #[error("the embedding model is not installed (looked in {searched}); run `{FETCH_COMMAND}` to fetch it; lexical search works without it")]
+    Missing { searched: String },
+    #[error("could not load ONNX Runtime from {path}: {reason}")]
+    Runtime { path: String, reason: String },
+    #[error("could not load the embedding model: {0}")]
+    Model(String),
+    #[error("tokenizer: {0}")]
+    Tokenizer(String),
+    #[error("embedding failed: {0}")]
+    Inference(String),
+}
+
+pub type Result<T> = std::result::Result<T, EmbedError>;
+
+/// Where the three model files are.
+#[derive(Debug, Clone)]
+pub struct ModelPaths {
+    pub runtime: PathBuf,
+    pub model: PathBuf,
+    pub tokenizer: PathBuf,
+}
+
+impl ModelPaths {
+    /// Looks in `QUOTH_MODELS_DIR`, then `./models`, then the models folder beside the
+    /// executable's source tree, then `DATA_DIR/models`.
+    pub fn locate(data_dir: &Path) -> Result<Self> {
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if let Some(d) = std::env::var_os("QUOTH_MODELS_DIR") {
+            dirs.push(PathBuf::from(d));
+        }
+        dirs.push(PathBuf::from("models"));
+        dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("models"));
+        dirs.push(data_dir.join("models"));
+        for dir in &dirs {
+            let paths = Self::in_dir(dir);
+            if paths.runtime.is_file() && paths.model.is_file() && paths.tokenizer.is_file() {
+                return Ok(paths);
+            }
+        }
+        Err(EmbedError::Missing {
+            searched: dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+    }
+
+    pub fn in_dir(dir: &Path) -> Self {
+        Self {
+            runtime: dir.join(RUNTIME_FILE),
+            model: dir.join(MODEL_FILE),
+            tokenizer: dir.join(TOKENIZER_FILE),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct EmbedConfig {
+    /// Tokens per text, [CLS] and [SEP] included; longer texts are truncated.
+    pub max_tokens: usize,
+    /// Texts per model run.
+    pub batch_size: usize,
+    /// ONNX Runtime intra-op threads.
+    pub threads: usize,
+}
+
+impl Default for EmbedConfig {
+    fn default() -> Self {
+        Self {
+            max_tokens: 256,
+            batch_size: 32,
+            threads: 2,
+        }
+    }
+}
+
+/// ONNX Runtime allows one environment per process; the first load makes it.
+static ENVIRONMENT: OnceLock<std::result::Result<ort::environment::Environment, String>> =
+    OnceLock::new();
+
+fn environment(runtime: &Path) -> Result<ort::environment::Environment> {
+    ENVIRONMENT
+        .get_or_init(|| {
+            ort::init_from(runtime)
+                .map_err(|e| e.to_string())?
+                .with_name("quoth")
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(|reason| EmbedError::Runtime {
+            path: runtime.display().to_string(),
+            reason,
+        })
+}
+
+pub struct Embedder {
+    session: Mutex<Session>,
+    tokenizer: Tokenizer,
+    cfg: EmbedConfig,
+    dim: usize,
+}
+
+/// One tokenized text.
+struct Tokens {
+    ids: Vec<i64>,
+    /// Positions of real word pieces (not [CLS]/[SEP]).
+    content: std::ops::Range<usize>,
+}
+
+impl Embedder {
+    pub fn load(paths: &ModelPaths, cfg: EmbedConfig) -> Result<Self> {
+        let env = environment(&paths.runtime)?;
+        let session = Session::builder(&env)
+            .and_then(|b| b.with_intra_threads(cfg.threads.max(1)).map_err(Into::into))
+            .and_then(|b| b.with_inter_threads(1).map_err(Into::into))
+            .and_then(|mut b| b.commit_from_file(&paths.model))
+            .map_err(|e| EmbedError::Model(e.to_string()))?;
+        let mut tokenizer = Tokenizer::from_file(&paths.tokenizer)
+            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+        // The shipped tokenizer.json has padding Fixed(128) and truncation 128 baked in.
+        tokenizer.with_padding(None);
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: cfg.max_tokens,
+                ..Default::default()
+            }))
+            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+        let embedder = Self {
+            session: Mutex::new(session),
+            tokenizer,
+            cfg,
+            dim: 0,
+        };
+        let probe = embedder.run_batch(&[embedder.tokenize("dimension probe")?])?;
+        let dim = probe
+            .first()
+            .map(|(_, hidden)| hidden.len() / probe[0].0.max(1))
+            .unwrap_or(0);
+        if dim == 0 {
+            return Err(EmbedError::Model("the model returned no vectors".into()));
+        }
+        Ok(Self { dim, ..embedder })
+    }
+
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn tokenize(&self, text: &str) -> Result<Tokens> {
+        let enc = self
+            .tokenizer
+            .encode(text, true)
+            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+        let ids: Vec<i64> = enc.get_ids().iter().map(|&i| i64::from(i)).collect();
+        let n = ids.len();
+        Ok(Tokens {
+            ids,
+            content: 1.min(n)..n.saturating_sub(1).max(1.min(n)),
+        })
+    }
+
+    /// Runs one batch; returns per text (token count, row-major token vectors).
+    fn run_batch(&self, batch: &[Tokens]) -> Result<Vec<(usize, Vec<f32>)>> {
+        let len = batch.iter().map(|t| t.ids.len()).max().unwrap_or(0).max(1);
+        let rows = batch.len();
+        let mut ids = vec![0i64; rows * len];
+        let mut mask = vec![0i64; rows * len];
+        for (r, t) in batch.iter().enumerate() {
+            ids[r * len..r * len + t.ids.len()].copy_from_slice(&t.ids);
+            mask[r * len..r * len + t.ids.len()].fill(1);
+        }
+        let types = vec![0i64; rows * len];
+        let shape = [rows as i64, len as i64];
+        let tensor = |data: Vec<i64>| {
+            Tensor::from_array((shape, data)).map_err(|e| EmbedError::Inference(e.to_string()))
+        };
+        let inputs = ort::inputs![
+            "input_ids" => tensor(ids)?,
+            "attention_mask" => tensor(mask)?,
+            "token_type_ids" => tensor(types)?,
+        ];
+        let mut session = self
+            .session
+            .lock()
+            .map_err(|_| EmbedError::Inference("the model session was poisoned".into()))?;
+        let outputs = session
+            .run(inputs)
+            .map_err(|e| EmbedError::Inference(e.to_string()))?;
+        let (out_shape, data) = outputs[0]
+            .try_extract_tensor::<f32>()
+            .map_err(|e| EmbedError::Inference(e.to_string()))?;
+        let dims: Vec<i64> = out_shape.iter().copied().collect();
+        if dims.len() != 3 || dims[0] as usize != rows || dims[1] as usize != len {
+            return Err(EmbedError::Inference(format!(
+                "unexpected output shape {dims:?}"
+            )));
+        }
+        let hidden = dims[2] as usize;
+        Ok(batch
+            .iter()
+            .enumerate()
+            .map(|(r, t)| {
+                let start = r * len * hidden;
+                (
+                    t.ids.len(),
+                    data[start..start + t.ids.len() * hidden].to_vec(),
+                )
+            })
+            .collect())
+    }
+
+    /// One normalised sentence vector per text, in input order.
+    pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let tokens: Vec<Tokens> = texts
+            .iter()
+            .map(|t| self.tokenize(t))
+            .collect::<Result<_>>()?;
+        let mut order: Vec<usize> = (0..tokens.len()).collect();
+        order.sort_by_key(|&i| tokens[i].ids.len());
+        let mut out = vec![Vec::new(); texts.len()];
+        let mut tokens: Vec<Option<Tokens>> = tokens.into_iter().map(Some).collect();
+        for group in order.chunks(self.cfg.batch_size.max(1)) {
+            let batch: Vec<Tokens> = group.iter().filter_map(|&i| tokens[i].take()).collect();
+            let results = self.run_batch(&batch)?;
+            for (&i, (n, hidden)) in group.iter().zip(results) {
+                out[i] = mean_pool(&hidden, n, self.dim_of(&hidden, n));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Normalised vectors of each word piece of a text ([CLS]/[SEP] left out), for
+    /// late-interaction (MaxSim) scoring.
+    pub fn token_vectors(&self, text: &str) -> Result<Vec<Vec<f32>>> {
+        let tokens = self.tokenize(text)?;
+        let content = tokens.content.clone();
+        let mut results = self.run_batch(&[tokens])?;
+        let (n, hidden) = results.pop().unwrap_or((0, Vec::new()));
+        let dim = self.dim_of(&hidden, n);
+        Ok(content
+            .filter_map(|i| hidden.get(i * dim..(i + 1) * dim))
+            .map(|v| normalised(v.to_vec()))
+            .collect())
+    }
+
+    fn dim_of(&self, hidden: &[f32], n: usize) -> usize {
+        if self.dim > 0 {
+            self.dim
+        } else {
+            hidden.len() / n.max(1)
+        }
+    }
+}
+
+fn mean_pool(hidden: &[f32], n: usize, dim: usize) -> Vec<f32> {
+    let mut sum = vec![0f32; dim];
+    for row in hidden.chunks_exact(dim).take(n) {
+        for (s, v) in sum.iter_mut().zip(row) {
+            *s += v;
+        }
+    }
+    normalised(sum)
+}
+
+fn normalised(mut v: Vec<f32>) -> Vec<f32> {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 && norm.is_finite() {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
+}

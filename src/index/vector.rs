@@ -1,0 +1,694 @@
+//! On-disk vector index for chunk embeddings: a durable append-only file of
+//! raw vectors plus an HNSW graph (hnsw_rs) derived from it.
+//!
+//! Files in the index directory:
+//! - `vectors.bin`: header (magic `QVEC`, version, dim, epoch) then fixed-size
+//!   little-endian records `u64 id + dim × f32` (already L2-normalised). The
+//!   last record for an id wins. A torn last record is truncated away on open.
+//! - `tombstones.bin`: removed *record numbers* for the current epoch, so a
+//!   re-insert after a removal (a later record) is never hidden by the stone.
+//! - `graph.hnsw.graph` / `graph.hnsw.data`: hnsw_rs dump; `graph.meta` says
+//!   which epoch and how many records the dump covers and the two file sizes.
+//!   It is written (tmp + rename) after the dump and removed before a new one,
+//!   so a crash mid-dump only costs a rebuild.
+//!
+//! Graph data ids are record numbers, not external ids, so a superseded or
+//! removed record is simply filtered out of searches. `compact()` rewrites
+//! `vectors.bin` under a new epoch, which invalidates old tombstones and dumps.
+//!
+//! hnsw_rs and stdout: its `println!`s sit in `modify_level_scale` (never
+//! called), `Hnsw::new` with more than 256 connections (we use 16), the dump
+//! description check (only if max_layer != 16; we use 16), `HnswIo::init` when
+//! a dump file is missing (we check both files exist with the sizes recorded
+//! in `graph.meta` first), `DumpInit::new` when it cannot create a dump file
+//! (the directory has just been written to by `save`, so practically
+//! unreachable) and description reload with names > 256 bytes (only a corrupt
+//! dump, excluded by the size check). Its logger init is never run. hnsw_rs
+//! panics (caught and turned into `VectorError::Backend`) still go through the
+//! process panic hook, which prints to stderr unless the application sets one.
+//! Each dump reload leaks one small `HnswIo` (a path and a name) because the
+//! reloaded `Hnsw` borrows it for its lifetime.
+
+use std::any::Any;
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+use hnsw_rs::prelude::{AnnT, Distance, FilterT, Hnsw, HnswIo};
+
+const VECTORS: &str = "vectors.bin";
+const TOMBSTONES: &str = "tombstones.bin";
+const GRAPH_META: &str = "graph.meta";
+const GRAPH_BASE: &str = "graph";
+const GRAPH_TMP_BASE: &str = "graph-tmp";
+const GRAPH_EXTS: [&str; 2] = ["hnsw.graph", "hnsw.data"];
+const VERSION: u32 = 1;
+const HEADER_LEN: u64 = 24;
+const META_LEN: usize = 48;
+const MAX_NB_CONNECTION: usize = 16;
+const EF_CONSTRUCTION: usize = 200;
+const MAX_LAYER: usize = 16; // hnsw_rs only dumps graphs built with 16 layers
+
+#[derive(Debug, thiserror::Error)]
+pub enum VectorError {
+    #[error("vector index I/O: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("vector has dimension {got}, index needs {want}")]
+    Dimension { got: usize, want: usize },
+    #[error("vector has a non-finite or zero value")]
+    Invalid,
+    #[error("vector index file {0} is corrupt: {1}")]
+    Corrupt(String, String),
+    #[error("vector index backend failed: {0}")]
+    Backend(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct VectorConfig {
+    pub dim: usize,
+    /// Below this many live vectors search is brute force and no graph is built.
+    pub exact_threshold: usize,
+    pub ef_search: usize,
+}
+
+impl Default for VectorConfig {
+    fn default() -> Self {
+        VectorConfig {
+            dim: 384,
+            exact_threshold: 5_000,
+            ef_search: 64,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VectorHit {
+    pub id: u64,
+    /// Cosine similarity with the query.
+    pub score: f32,
+}
+
+/// `1 - dot` for unit vectors, clamped at 0: anndists' `DistDot` asserts
+/// when rounding pushes the dot of near-identical vectors above 1.
+#[derive(Default, Clone, Copy)]
+struct UnitDot;
+
+impl Distance<f32> for UnitDot {
+    fn eval(&self, va: &[f32], vb: &[f32]) -> f32 {
+        (1.0 - dot(va, vb)).max(0.0)
+    }
+}
+
+type Graph = Hnsw<'static, f32, UnitDot>;
+
+pub struct VectorIndex {
+    dir: PathBuf,
+    cfg: VectorConfig,
+    epoch: u64,
+    /// External id of each record of vectors.bin, in file order.
+    ids: Vec<u64>,
+    /// Record vectors, `dim` floats each.
+    data: Vec<f32>,
+    /// Live id -> its current record.
+    latest: HashMap<u64, usize>,
+    /// Records removed by `remove` (persisted in tombstones.bin).
+    tombs: HashSet<usize>,
+    log: BufWriter<File>,
+    /// When present, covers every record (dead ones are just not inserted).
+    graph: Option<Graph>,
+    /// Record count covered by the dump on disk, if it matches `graph`.
+    dumped: Option<usize>,
+    from_dump: bool,
+}
+
+const _: fn() = || {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<VectorIndex>();
+};
+
+impl VectorIndex {
+    pub fn open(dir: &Path, cfg: VectorConfig) -> Result<Self, VectorError> {
+        if cfg.dim == 0 || cfg.dim > u32::MAX as usize {
+            let msg = "vector dimension must be between 1 and 2^32-1";
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, msg).into());
+        }
+        fs::create_dir_all(dir)?;
+        let path = dir.join(VECTORS);
+        if !path.exists() {
+            // Sidecars left from an older vectors.bin would describe other records.
+            remove_derived(dir, true);
+            write_atomic(&path, |w| w.write_all(&header(cfg.dim, 1)))?;
+        }
+        let (epoch, ids, data) = read_vectors(&path, cfg.dim)?;
+        let tombs = read_tombstones(&dir.join(TOMBSTONES), epoch, ids.len())?;
+        let mut latest: HashMap<u64, usize> =
+            ids.iter().enumerate().map(|(r, &id)| (id, r)).collect();
+        for &r in &tombs {
+            if latest.get(&ids[r]) == Some(&r) {
+                latest.remove(&ids[r]);
+            }
+        }
+        let log = open_log(&path)?;
+        let mut index = VectorIndex {
+            dir: dir.to_path_buf(),
+            cfg,
+            epoch,
+            ids,
+            data,
+            latest,
+            tombs,
+            log,
+            graph: None,
+            dumped: None,
+            from_dump: false,
+        };
+        if let Some((graph, covered)) = index.load_dump() {
+            index.graph = Some(graph);
+            index.dumped = Some(covered);
+            index.from_dump = true;
+            if index.extend_graph(covered).is_err() {
+                index.from_dump = false;
+            }
+        }
+        index.ensure_graph()?;
+        Ok(index)
+    }
+
+    /// Whether `open` reloaded the graph from its dump instead of rebuilding it.
+    pub fn loaded_from_dump(&self) -> bool {
+        self.from_dump
+    }
+
+    pub fn insert(&mut self, id: u64, vector: &[f32]) -> Result<(), VectorError> {
+        let v = self.normalize(vector)?;
+        let first = self.ids.len();
+        self.append(id, &v)?;
+        self.extend_graph(first)?;
+        self.ensure_graph()
+    }
+
+    /// Validates every vector before storing any of them.
+    pub fn insert_batch(&mut self, items: &[(u64, Vec<f32>)]) -> Result<(), VectorError> {
+        let valid = items
+            .iter()
+            .map(|(id, v)| Ok((*id, self.normalize(v)?)))
+            .collect::<Result<Vec<_>, VectorError>>()?;
+        let first = self.ids.len();
+        for (id, v) in &valid {
+            self.append(*id, v)?;
+        }
+        self.extend_graph(first)?;
+        self.ensure_graph()
+    }
+
+    /// Tombstones `id` (durable at the next `save`); unknown ids are ignored.
+    pub fn remove(&mut self, id: u64) {
+        if let Some(r) = self.latest.remove(&id) {
+            self.tombs.insert(r);
+        }
+    }
+
+    pub fn contains(&self, id: u64) -> bool {
+        self.latest.contains_key(&id)
+    }
+
+    /// The stored (L2-normalised) vector of a live id.
+    pub fn get(&self, id: u64) -> Option<&[f32]> {
+        self.latest.get(&id).map(|&r| self.record(r))
+    }
+
+    pub fn len(&self) -> usize {
+        self.latest.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.latest.is_empty()
+    }
+
+    pub fn search(
+        &self,
+        query: &[f32],
+        k: usize,
+        filter: Option<&dyn Fn(u64) -> bool>,
+    ) -> Result<Vec<VectorHit>, VectorError> {
+        let q = self.normalize(query)?;
+        if k == 0 || self.latest.is_empty() {
+            return Ok(Vec::new());
+        }
+        let accept = |id: u64| filter.is_none_or(|f| f(id));
+        let graph = match &self.graph {
+            Some(g) if self.latest.len() >= self.cfg.exact_threshold && k < self.latest.len() => g,
+            _ => return Ok(self.exact(&q, k, &accept)),
+        };
+        let ef = self
+            .cfg
+            .ef_search
+            .max(k.saturating_mul(4))
+            .min(self.ids.len());
+        let keep = |r: &usize| self.is_live(*r) && accept(self.ids[*r]);
+        let found = guarded("search", || {
+            graph.search_filter(&q, ef, ef, Some(&keep as &dyn FilterT))
+        })?;
+        let mut hits: Vec<VectorHit> = found
+            .iter()
+            .map(|n| n.d_id)
+            .filter(&keep)
+            .map(|r| VectorHit {
+                id: self.ids[r],
+                score: dot(&q, self.record(r)),
+            })
+            .collect();
+        if hits.len() < k {
+            // Too selective a filter for the graph walk: scan what it accepts.
+            return Ok(self.exact(&q, k, &accept));
+        }
+        hits.sort_unstable_by(cmp_hits);
+        hits.truncate(k);
+        Ok(hits)
+    }
+
+    /// Flushes and fsyncs vectors.bin: every insert so far survives a crash.
+    pub fn sync(&mut self) -> Result<(), VectorError> {
+        self.log.flush()?;
+        self.log.get_ref().sync_all()?;
+        Ok(())
+    }
+
+    /// `sync`, then writes tombstones and (if changed) dumps the graph.
+    pub fn save(&mut self) -> Result<(), VectorError> {
+        self.sync()?;
+        let mut buf = Vec::with_capacity(24 + 8 * self.tombs.len());
+        buf.extend_from_slice(b"QTMB");
+        buf.extend_from_slice(&VERSION.to_le_bytes());
+        buf.extend_from_slice(&self.epoch.to_le_bytes());
+        buf.extend_from_slice(&(self.tombs.len() as u64).to_le_bytes());
+        let mut tombs: Vec<usize> = self.tombs.iter().copied().collect();
+        tombs.sort_unstable();
+        for r in tombs {
+            buf.extend_from_slice(&(r as u64).to_le_bytes());
+        }
+        write_atomic(&self.dir.join(TOMBSTONES), |w| w.write_all(&buf))?;
+        let covered = self.ids.len();
+        match &self.graph {
+            Some(g) if self.dumped != Some(covered) && g.get_nb_point() > 0 => {
+                self.dump_graph(covered)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Rewrites vectors.bin with only the live records and rebuilds the graph.
+    pub fn compact(&mut self) -> Result<(), VectorError> {
+        self.log.flush()?;
+        let live: Vec<usize> = (0..self.ids.len()).filter(|&r| self.is_live(r)).collect();
+        let epoch = self.epoch + 1;
+        let path = self.dir.join(VECTORS);
+        write_atomic(&path, |w| {
+            w.write_all(&header(self.cfg.dim, epoch))?;
+            live.iter()
+                .try_for_each(|&r| w.write_all(&encode(self.ids[r], self.record(r))))
+        })?;
+        let log = open_log(&path)?;
+        let dim = self.cfg.dim;
+        let mut data = Vec::with_capacity(live.len() * dim);
+        for &r in &live {
+            data.extend_from_slice(self.record(r));
+        }
+        self.ids = live.iter().map(|&r| self.ids[r]).collect();
+        self.data = data;
+        self.latest = self
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(r, &id)| (id, r))
+            .collect();
+        self.tombs.clear();
+        self.epoch = epoch;
+        self.log = log;
+        self.graph = None;
+        self.dumped = None;
+        self.from_dump = false;
+        remove_derived(&self.dir, false);
+        self.ensure_graph()?;
+        self.save()
+    }
+
+    pub fn size_on_disk(&self) -> u64 {
+        let files = [
+            VECTORS,
+            TOMBSTONES,
+            GRAPH_META,
+            "graph.hnsw.graph",
+            "graph.hnsw.data",
+        ];
+        let on_disk: u64 = files
+            .iter()
+            .filter_map(|f| fs::metadata(self.dir.join(f)).ok())
+            .map(|m| m.len())
+            .sum();
+        on_disk + self.log.buffer().len() as u64
+    }
+
+    fn normalize(&self, v: &[f32]) -> Result<Vec<f32>, VectorError> {
+        if v.len() != self.cfg.dim {
+            return Err(VectorError::Dimension {
+                got: v.len(),
+                want: self.cfg.dim,
+            });
+        }
+        if !v.iter().all(|x| x.is_finite()) {
+            return Err(VectorError::Invalid);
+        }
+        let norm = v
+            .iter()
+            .map(|&x| f64::from(x) * f64::from(x))
+            .sum::<f64>()
+            .sqrt();
+        if norm == 0.0 || !norm.is_finite() {
+            return Err(VectorError::Invalid);
+        }
+        let out: Vec<f32> = v.iter().map(|&x| (f64::from(x) / norm) as f32).collect();
+        if out.iter().all(|&x| x == 0.0) {
+            return Err(VectorError::Invalid);
+        }
+        Ok(out)
+    }
+
+    fn record(&self, r: usize) -> &[f32] {
+        &self.data[r * self.cfg.dim..(r + 1) * self.cfg.dim]
+    }
+
+    fn is_live(&self, r: usize) -> bool {
+        self.ids
+            .get(r)
+            .is_some_and(|id| self.latest.get(id) == Some(&r))
+    }
+
+    fn append(&mut self, id: u64, v: &[f32]) -> Result<(), VectorError> {
+        self.log.write_all(&encode(id, v))?;
+        let r = self.ids.len();
+        self.ids.push(id);
+        self.data.extend_from_slice(v);
+        self.latest.insert(id, r);
+        Ok(())
+    }
+
+    fn exact(&self, q: &[f32], k: usize, accept: &dyn Fn(u64) -> bool) -> Vec<VectorHit> {
+        let mut hits: Vec<VectorHit> = self
+            .latest
+            .iter()
+            .filter(|(id, _)| accept(**id))
+            .map(|(&id, &r)| VectorHit {
+                id,
+                score: dot(q, self.record(r)),
+            })
+            .collect();
+        if hits.len() > k {
+            hits.select_nth_unstable_by(k - 1, cmp_hits);
+            hits.truncate(k);
+        }
+        hits.sort_unstable_by(cmp_hits);
+        hits
+    }
+
+    /// Builds the graph once the live count reaches the exact-search threshold.
+    fn ensure_graph(&mut self) -> Result<(), VectorError> {
+        if self.graph.is_some()
+            || self.latest.is_empty()
+            || self.latest.len() < self.cfg.exact_threshold
+        {
+            return Ok(());
+        }
+        let capacity = self.latest.len().max(1024);
+        let graph = guarded("build", || {
+            Hnsw::new(
+                MAX_NB_CONNECTION,
+                capacity,
+                MAX_LAYER,
+                EF_CONSTRUCTION,
+                UnitDot,
+            )
+        })?;
+        self.graph = Some(graph);
+        self.dumped = None;
+        self.extend_graph(0)
+    }
+
+    /// Adds the live records from `first` on to the graph, if there is one.
+    /// On a backend panic the graph is dropped (rebuilt later from vectors.bin).
+    fn extend_graph(&mut self, first: usize) -> Result<(), VectorError> {
+        let Some(graph) = &self.graph else {
+            return Ok(());
+        };
+        let items: Vec<(&[f32], usize)> = (first..self.ids.len())
+            .filter(|&r| self.is_live(r))
+            .map(|r| (self.record(r), r))
+            .collect();
+        let res = guarded("insert", || match items.len() {
+            0 => {}
+            1 => graph.insert_slice(items[0]),
+            _ => graph.parallel_insert_slice(&items),
+        });
+        if res.is_err() {
+            self.graph = None;
+            self.dumped = None;
+        }
+        res
+    }
+
+    fn load_dump(&self) -> Option<(Graph, usize)> {
+        let meta = fs::read(self.dir.join(GRAPH_META)).ok()?;
+        if meta.len() != META_LEN || &meta[..4] != b"QGRM" || le_u32(&meta[4..]) != VERSION {
+            return None;
+        }
+        let (epoch, dim, covered) = (
+            le_u64(&meta[8..]),
+            le_u64(&meta[16..]),
+            le_u64(&meta[24..]) as usize,
+        );
+        if epoch != self.epoch || dim != self.cfg.dim as u64 || covered > self.ids.len() {
+            return None;
+        }
+        for (i, ext) in GRAPH_EXTS.iter().enumerate() {
+            let len = fs::metadata(self.dir.join(format!("{GRAPH_BASE}.{ext}")))
+                .ok()?
+                .len();
+            if len != le_u64(&meta[32 + 8 * i..]) {
+                return None;
+            }
+        }
+        let dir = self.dir.clone();
+        let graph = guarded("reload", move || {
+            let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(&dir, GRAPH_BASE)));
+            io.load_hnsw::<f32, UnitDot>().ok()
+        })
+        .ok()??;
+        let points = graph.get_nb_point();
+        let dim_ok =
+            points == 0 || graph.get_point_indexation().get_data_dimension() == self.cfg.dim;
+        (points > 0 && points <= covered && dim_ok).then_some((graph, covered))
+    }
+
+    fn dump_graph(&mut self, covered: usize) -> Result<(), VectorError> {
+        let Some(graph) = &self.graph else {
+            return Ok(());
+        };
+        let dir = &self.dir;
+        // Invalidate the old dump first: a crash from here on means a rebuild.
+        match fs::remove_file(dir.join(GRAPH_META)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e.into()),
+            _ => {}
+        }
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(GRAPH_TMP_BASE)
+            {
+                fs::remove_file(entry.path())?;
+            }
+        }
+        let name = guarded("dump", || graph.file_dump(dir, GRAPH_TMP_BASE))?
+            .map_err(|e| VectorError::Backend(format!("dump: {e}")))?;
+        let mut meta = Vec::with_capacity(META_LEN);
+        meta.extend_from_slice(b"QGRM");
+        meta.extend_from_slice(&VERSION.to_le_bytes());
+        meta.extend_from_slice(&self.epoch.to_le_bytes());
+        meta.extend_from_slice(&(self.cfg.dim as u64).to_le_bytes());
+        meta.extend_from_slice(&(covered as u64).to_le_bytes());
+        for ext in GRAPH_EXTS {
+            let tmp = dir.join(format!("{name}.{ext}"));
+            let file = File::open(&tmp)?;
+            file.sync_all()?;
+            meta.extend_from_slice(&file.metadata()?.len().to_le_bytes());
+            fs::rename(&tmp, dir.join(format!("{GRAPH_BASE}.{ext}")))?;
+        }
+        write_atomic(&dir.join(GRAPH_META), |w| w.write_all(&meta))?;
+        self.dumped = Some(covered);
+        Ok(())
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn cmp_hits(a: &VectorHit, b: &VectorHit) -> std::cmp::Ordering {
+    b.score.total_cmp(&a.score).then(a.id.cmp(&b.id))
+}
+
+/// Runs a hnsw_rs call, turning a panic into `VectorError::Backend`.
+fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Result<R, VectorError> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p: Box<dyn Any + Send>| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        VectorError::Backend(format!("hnsw {what}: {msg}"))
+    })
+}
+
+fn le_u32(b: &[u8]) -> u32 {
+    u32::from_le_bytes(b[..4].try_into().expect("4 bytes"))
+}
+
+fn le_u64(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b[..8].try_into().expect("8 bytes"))
+}
+
+fn header(dim: usize, epoch: u64) -> [u8; HEADER_LEN as usize] {
+    let mut h = [0u8; HEADER_LEN as usize];
+    h[..4].copy_from_slice(b"QVEC");
+    h[4..8].copy_from_slice(&VERSION.to_le_bytes());
+    h[8..12].copy_from_slice(&(dim as u32).to_le_bytes());
+    h[16..24].copy_from_slice(&epoch.to_le_bytes());
+    h
+}
+
+fn encode(id: u64, v: &[f32]) -> Vec<u8> {
+    let mut rec = Vec::with_capacity(8 + 4 * v.len());
+    rec.extend_from_slice(&id.to_le_bytes());
+    for x in v {
+        rec.extend_from_slice(&x.to_le_bytes());
+    }
+    rec
+}
+
+/// Reads vectors.bin, truncating a torn last record. Returns (epoch, ids, data).
+fn read_vectors(path: &Path, dim: usize) -> Result<(u64, Vec<u64>, Vec<f32>), VectorError> {
+    let corrupt = |why: String| VectorError::Corrupt(path.display().to_string(), why);
+    let file = OpenOptions::new().read(true).write(true).open(path)?;
+    let len = file.metadata()?.len();
+    if len < HEADER_LEN {
+        return Err(corrupt("shorter than its header".into()));
+    }
+    let mut reader = BufReader::with_capacity(1 << 20, &file);
+    let mut h = [0u8; HEADER_LEN as usize];
+    reader.read_exact(&mut h)?;
+    if &h[..4] != b"QVEC" || le_u32(&h[4..]) != VERSION {
+        return Err(corrupt("bad magic or version".into()));
+    }
+    if le_u32(&h[8..]) as usize != dim {
+        return Err(corrupt(format!(
+            "dimension {} but the index wants {dim}",
+            le_u32(&h[8..])
+        )));
+    }
+    let rec_len = 8 + 4 * dim as u64;
+    let n = (len - HEADER_LEN) / rec_len;
+    if !(len - HEADER_LEN).is_multiple_of(rec_len) {
+        file.set_len(HEADER_LEN + n * rec_len)?;
+        file.sync_all()?;
+    }
+    let (mut ids, mut data) = (
+        Vec::with_capacity(n as usize),
+        Vec::with_capacity(n as usize * dim),
+    );
+    let mut rec = vec![0u8; rec_len as usize];
+    for i in 0..n {
+        reader.read_exact(&mut rec)?;
+        ids.push(le_u64(&rec));
+        let start = data.len();
+        data.extend(
+            rec[8..]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))),
+        );
+        if !data[start..].iter().all(|x| x.is_finite()) || data[start..].iter().all(|&x| x == 0.0) {
+            return Err(corrupt(format!(
+                "record {i} holds a non-finite or zero vector"
+            )));
+        }
+    }
+    Ok((le_u64(&h[16..]), ids, data))
+}
+
+/// Reads tombstoned record numbers; a file from another epoch is stale (ignored).
+fn read_tombstones(path: &Path, epoch: u64, records: usize) -> Result<HashSet<usize>, VectorError> {
+    let buf = match fs::read(path) {
+        Ok(buf) => buf,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(HashSet::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let corrupt = |why: &str| VectorError::Corrupt(path.display().to_string(), why.to_string());
+    if buf.len() < 24 || &buf[..4] != b"QTMB" || le_u32(&buf[4..]) != VERSION {
+        return Err(corrupt("bad header"));
+    }
+    if le_u64(&buf[8..]) != epoch {
+        return Ok(HashSet::new());
+    }
+    let count = le_u64(&buf[16..]);
+    if (buf.len() as u64 - 24) / 8 != count || buf.len() % 8 != 0 {
+        return Err(corrupt("length does not match its count"));
+    }
+    Ok(buf[24..]
+        .chunks_exact(8)
+        .map(|c| le_u64(c) as usize)
+        .filter(|&r| r < records)
+        .collect())
+}
+
+fn open_log(path: &Path) -> io::Result<BufWriter<File>> {
+    Ok(BufWriter::with_capacity(
+        1 << 16,
+        OpenOptions::new().append(true).open(path)?,
+    ))
+}
+
+/// Best-effort removal of the graph dump (and tombstones) derived from vectors.bin.
+fn remove_derived(dir: &Path, tombstones: bool) {
+    let files = [
+        GRAPH_META,
+        "graph.hnsw.graph",
+        "graph.hnsw.data",
+        TOMBSTONES,
+    ];
+    for f in &files[..if tombstones { 4 } else { 3 }] {
+        let _ = fs::remove_file(dir.join(f));
+    }
+}
+
+/// Writes `path` via a fsynced temporary file and a rename.
+fn write_atomic(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let mut w = BufWriter::new(File::create(&tmp)?);
+    fill(&mut w)?;
+    w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    fs::rename(&tmp, path)?;
+    if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
+        let _ = dir.sync_all(); // best effort: not every platform syncs directories
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "vector_tests.rs"]
+mod tests;

@@ -1,0 +1,1022 @@
+//! Durable background-job queue in sled.
+//!
+//! Jobs move `Pending → Running → Done | Failed`. A job's id is the first 16
+//! bytes of `blake3(kind ‖ 0 ‖ payload)`, so enqueueing is idempotent. Every
+//! state change of a job is one sled transaction over three trees:
+//!
+//! * `jobs`: id → bincode(`Job`)
+//! * `jobs_by_state`: `klen(u32 BE) ‖ kind ‖ state ‖ [lease_until] ‖ seq` →
+//!   `id ‖ not_before`; pending/done/failed are ordered by enqueue sequence
+//!   (FIFO), running jobs by lease expiry, so claiming is a prefix scan.
+//! * `jobs_counts`: `klen ‖ kind ‖ state` → u64 BE, maintained in the same
+//!   transaction as the job, so counts are O(1) and correct across crashes.
+//!
+//! Time is always passed in as unix milliseconds, so the logic is
+//! deterministic. A running job whose lease expired (its worker crashed)
+//! stays `Running` in the store and in `counts` until it is claimed again.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sled::transaction::{
+    ConflictableTransactionError, TransactionError, Transactional, TransactionalTree,
+};
+
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    #[error("job store: {0}")]
+    Sled(#[from] sled::Error),
+    #[error("job store transaction: {0}")]
+    Transaction(String),
+    #[error("corrupt job record: {0}")]
+    Corrupt(String),
+    #[error("the lease on this job was lost to another worker")]
+    LeaseLost,
+    #[error("no such job")]
+    NotFound,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct JobId(pub [u8; 16]);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JobState {
+    Pending,
+    Running,
+    Done,
+    Failed,
+}
+
+impl JobState {
+    const ALL: [JobState; 4] = [Self::Pending, Self::Running, Self::Done, Self::Failed];
+    fn tag(self) -> u8 {
+        match self {
+            Self::Pending => 0,
+            Self::Running => 1,
+            Self::Done => 2,
+            Self::Failed => 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Job {
+    pub id: JobId,
+    pub kind: String,
+    /// Emptied when the job completes (a done job keeps only a small record).
+    pub payload: Vec<u8>,
+    pub state: JobState,
+    pub attempts: u32,
+    pub not_before_ms: i64,
+    pub lease_until_ms: i64,
+    pub lease_token: u64,
+    pub last_error: Option<String>,
+    pub seq: u64,
+    pub enqueued_ms: i64,
+    pub finished_ms: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct JobCounts {
+    pub pending: u64,
+    pub running: u64,
+    pub done: u64,
+    pub failed: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct QueueConfig {
+    pub lease_ms: i64,
+    pub max_attempts: u32,
+    pub backoff_base_ms: i64,
+    pub backoff_cap_ms: i64,
+}
+
+impl Default for QueueConfig {
+    fn default() -> Self {
+        Self {
+            lease_ms: 60_000,
+            max_attempts: 5,
+            backoff_base_ms: 1000,
+            backoff_cap_ms: 300_000,
+        }
+    }
+}
+
+impl QueueConfig {
+    /// Delay before retry number `attempts` (1-based): base × 2^(attempts-1), capped.
+    fn backoff_ms(&self, attempts: u32) -> i64 {
+        let exp = attempts.saturating_sub(1).min(62);
+        self.backoff_base_ms
+            .saturating_mul(1i64 << exp)
+            .min(self.backoff_cap_ms)
+            .max(0)
+    }
+}
+
+/// Batch size for multi-job transactions.
+const BATCH: usize = 1000;
+
+#[derive(Clone)]
+pub struct JobQueue {
+    db: sled::Db,
+    jobs: sled::Tree,
+    idx: sled::Tree,
+    counts: sled::Tree,
+    cfg: QueueConfig,
+}
+
+type TxResult<T> = Result<T, ConflictableTransactionError<JobError>>;
+
+fn abort<T>(e: JobError) -> TxResult<T> {
+    Err(ConflictableTransactionError::Abort(e))
+}
+
+fn kind_prefix(kind: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(4 + kind.len() + 17);
+    k.extend_from_slice(&(kind.len() as u32).to_be_bytes());
+    k.extend_from_slice(kind.as_bytes());
+    k
+}
+
+fn state_prefix(kind: &str, state: JobState) -> Vec<u8> {
+    let mut k = kind_prefix(kind);
+    k.push(state.tag());
+    k
+}
+
+/// i64 → big-endian bytes that sort in numeric order.
+fn sortable(v: i64) -> [u8; 8] {
+    ((v as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+fn unsortable(b: &[u8]) -> Option<i64> {
+    Some((u64::from_be_bytes(b.try_into().ok()?) ^ (1 << 63)) as i64)
+}
+
+fn index_key(job: &Job) -> Vec<u8> {
+    let mut k = state_prefix(&job.kind, job.state);
+    if job.state == JobState::Running {
+        k.extend_from_slice(&sortable(job.lease_until_ms));
+    }
+    k.extend_from_slice(&job.seq.to_be_bytes());
+    k
+}
+
+fn index_value(job: &Job) -> Vec<u8> {
+    let mut v = job.id.0.to_vec();
+    v.extend_from_slice(&job.not_before_ms.to_be_bytes());
+    v
+}
+
+/// Parses an index value into (id, not_before_ms).
+fn parse_index_value(v: &[u8]) -> Result<(JobId, i64), JobError> {
+    if v.len() != 24 {
+        return Err(JobError::Corrupt(format!(
+            "index value of {} bytes",
+            v.len()
+        )));
+    }
+    let mut id = [0u8; 16];
+    id.copy_from_slice(&v[..16]);
+    let nb = i64::from_be_bytes(
+        v[16..]
+            .try_into()
+            .map_err(|_| JobError::Corrupt("index".into()))?,
+    );
+    Ok((JobId(id), nb))
+}
+
+fn decode_job(bytes: &[u8]) -> Result<Job, JobError> {
+    bincode::deserialize(bytes).map_err(|e| JobError::Corrupt(e.to_string()))
+}
+
+fn encode_job(job: &Job) -> Result<Vec<u8>, JobError> {
+    bincode::serialize(job).map_err(|e| JobError::Transaction(format!("encode job: {e}")))
+}
+
+fn decode_count(bytes: &[u8]) -> Result<u64, JobError> {
+    let arr: [u8; 8] = bytes
+        .try_into()
+        .map_err(|_| JobError::Corrupt(format!("counter of {} bytes", bytes.len())))?;
+    Ok(u64::from_be_bytes(arr))
+}
+
+fn check_lease(job: &Job, token: u64) -> Result<(), JobError> {
+    if job.state == JobState::Running && job.lease_token == token {
+        Ok(())
+    } else {
+        Err(JobError::LeaseLost)
+    }
+}
+
+/// One invocation of a transaction over the three trees, with pending
+/// counter deltas applied at the end.
+struct Tx<'a> {
+    jobs: &'a TransactionalTree,
+    idx: &'a TransactionalTree,
+    counts: &'a TransactionalTree,
+    deltas: BTreeMap<Vec<u8>, i64>,
+}
+
+impl Tx<'_> {
+    fn load(&self, id: JobId) -> TxResult<Option<Job>> {
+        match self.jobs.get(id.0)? {
+            None => Ok(None),
+            Some(b) => decode_job(&b).map(Some).or_else(abort),
+        }
+    }
+
+    fn load_existing(&self, id: JobId) -> TxResult<Job> {
+        match self.load(id)? {
+            Some(j) => Ok(j),
+            None => abort(JobError::NotFound),
+        }
+    }
+
+    /// Writes `new`, replacing `old` (same id) in the index and counters.
+    fn store(&mut self, old: Option<&Job>, new: &Job) -> TxResult<()> {
+        if let Some(old) = old {
+            self.idx.remove(index_key(old))?;
+            *self
+                .deltas
+                .entry(state_prefix(&old.kind, old.state))
+                .or_default() -= 1;
+        }
+        self.idx.insert(index_key(new), index_value(new))?;
+        *self
+            .deltas
+            .entry(state_prefix(&new.kind, new.state))
+            .or_default() += 1;
+        let bytes = encode_job(new).or_else(abort)?;
+        self.jobs.insert(&new.id.0, bytes)?;
+        Ok(())
+    }
+
+    fn finish(self) -> TxResult<()> {
+        for (key, delta) in self.deltas {
+            if delta == 0 {
+                continue;
+            }
+            let cur = match self.counts.get(&key)? {
+                Some(b) => decode_count(&b).or_else(abort)?,
+                None => 0,
+            };
+            let next = cur as i64 + delta;
+            if next < 0 {
+                return abort(JobError::Corrupt("job counter would go negative".into()));
+            }
+            self.counts.insert(key, &(next as u64).to_be_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+impl JobQueue {
+    pub fn open(db: &sled::Db, cfg: QueueConfig) -> Result<Self, JobError> {
+        Ok(Self {
+            db: db.clone(),
+            jobs: db.open_tree("jobs")?,
+            idx: db.open_tree("jobs_by_state")?,
+            counts: db.open_tree("jobs_counts")?,
+            cfg,
+        })
+    }
+
+    pub fn job_id(kind: &str, payload: &[u8]) -> JobId {
+        let mut h = blake3::Hasher::new();
+        h.update(kind.as_bytes());
+        h.update(&[0]);
+        h.update(payload);
+        let mut id = [0u8; 16];
+        id.copy_from_slice(&h.finalize().as_bytes()[..16]);
+        JobId(id)
+    }
+
+    fn run_tx<R>(&self, f: impl Fn(&mut Tx<'_>) -> TxResult<R>) -> Result<R, JobError> {
+        (&self.jobs, &self.idx, &self.counts)
+            .transaction(|(jobs, idx, counts)| {
+                let mut tx = Tx {
+                    jobs,
+                    idx,
+                    counts,
+                    deltas: BTreeMap::new(),
+                };
+                let r = f(&mut tx)?;
+                tx.finish()?;
+                Ok(r)
+            })
+            .map_err(|e| match e {
+                TransactionError::Abort(e) => e,
+                TransactionError::Storage(e) => JobError::Sled(e),
+            })
+    }
+
+    fn new_job(kind: &str, payload: &[u8], seq: u64, now_ms: i64) -> Job {
+        Job {
+            id: Self::job_id(kind, payload),
+            kind: kind.to_string(),
+            payload: payload.to_vec(),
+            state: JobState::Pending,
+            attempts: 0,
+            not_before_ms: now_ms,
+            lease_until_ms: 0,
+            lease_token: 0,
+            last_error: None,
+            seq,
+            enqueued_ms: now_ms,
+            finished_ms: None,
+        }
+    }
+
+    /// Returns false if a job with this kind+payload already exists (in any state).
+    pub fn enqueue(&self, kind: &str, payload: &[u8], now_ms: i64) -> Result<bool, JobError> {
+        let id = Self::job_id(kind, payload);
+        if self.jobs.contains_key(id.0)? {
+            return Ok(false);
+        }
+        let job = Self::new_job(kind, payload, self.db.generate_id()?, now_ms);
+        self.run_tx(|tx| {
+            if tx.load(id)?.is_some() {
+                return Ok(false);
+            }
+            tx.store(None, &job)?;
+            Ok(true)
+        })
+    }
+
+    /// Enqueues many payloads, one transaction per batch; returns how many were new.
+    pub fn enqueue_many(
+        &self,
+        kind: &str,
+        payloads: &[Vec<u8>],
+        now_ms: i64,
+    ) -> Result<usize, JobError> {
+        let mut added = 0;
+        for chunk in payloads.chunks(BATCH) {
+            let mut fresh = Vec::with_capacity(chunk.len());
+            for p in chunk {
+                if !self.jobs.contains_key(Self::job_id(kind, p).0)? {
+                    fresh.push(Self::new_job(kind, p, self.db.generate_id()?, now_ms));
+                }
+            }
+            if fresh.is_empty() {
+                continue;
+            }
+            added += self.run_tx(|tx| {
+                let mut n = 0;
+                for job in &fresh {
+                    if tx.load(job.id)?.is_none() {
+                        tx.store(None, job)?;
+                        n += 1;
+                    }
+                }
+                Ok(n)
+            })?;
+        }
+        Ok(added)
+    }
+
+    /// Collects up to `max` ready candidates: pending (FIFO) first, then
+    /// running jobs whose lease has expired (oldest lease first).
+    fn candidates(&self, kind: &str, max: usize, now_ms: i64) -> Result<Vec<JobId>, JobError> {
+        let mut out = Vec::new();
+        for kv in self.idx.scan_prefix(state_prefix(kind, JobState::Pending)) {
+            if out.len() >= max {
+                return Ok(out);
+            }
+            let (_, v) = kv?;
+            let (id, not_before) = parse_index_value(&v)?;
+            if not_before <= now_ms {
+                out.push(id);
+            }
+        }
+        let prefix = state_prefix(kind, JobState::Running);
+        for kv in self.idx.scan_prefix(&prefix) {
+            if out.len() >= max {
+                break;
+            }
+            let (k, v) = kv?;
+            let lease = k
+                .get(prefix.len()..prefix.len() + 8)
+                .and_then(unsortable)
+                .ok_or_else(|| JobError::Corrupt("running index key".into()))?;
+            if lease > now_ms {
+                break;
+            }
+            out.push(parse_index_value(&v)?.0);
+        }
+        Ok(out)
+    }
+
+    /// Claims up to `max` ready jobs of `kind`, FIFO by enqueue sequence.
+    pub fn claim(&self, kind: &str, max: usize, now_ms: i64) -> Result<Vec<Job>, JobError> {
+        if max == 0 {
+            return Ok(Vec::new());
+        }
+        let mut claimed: Vec<Job> = Vec::new();
+        // A concurrent claimer may take some candidates; rescan a few times.
+        for _ in 0..3 {
+            let want = max - claimed.len();
+            let ids = self.candidates(kind, want, now_ms)?;
+            if ids.is_empty() {
+                break;
+            }
+            let tokens = ids
+                .iter()
+                .map(|_| self.db.generate_id())
+                .collect::<Result<Vec<_>, _>>()?;
+            let got = self.run_tx(|tx| {
+                let mut got = Vec::new();
+                for (id, token) in ids.iter().zip(&tokens) {
+                    let Some(old) = tx.load(*id)? else { continue };
+                    let ready = match old.state {
+                        JobState::Pending => old.not_before_ms <= now_ms,
+                        JobState::Running => old.lease_until_ms <= now_ms,
+                        _ => false,
+                    };
+                    if !ready || old.kind != kind {
+                        continue;
+                    }
+                    let mut job = old.clone();
+                    job.state = JobState::Running;
+                    job.attempts = job.attempts.saturating_add(1);
+                    job.lease_until_ms = now_ms.saturating_add(self.cfg.lease_ms);
+                    job.lease_token = *token;
+                    tx.store(Some(&old), &job)?;
+                    got.push(job);
+                }
+                Ok(got)
+            })?;
+            let lost = got.len() < ids.len();
+            claimed.extend(got);
+            if !lost || claimed.len() >= max {
+                break;
+            }
+        }
+        Ok(claimed)
+    }
+
+    /// Applies `f` to a running job held with `token`, atomically.
+    fn update_leased(&self, id: JobId, token: u64, f: impl Fn(&mut Job)) -> Result<Job, JobError> {
+        self.run_tx(|tx| {
+            let old = tx.load_existing(id)?;
+            check_lease(&old, token).or_else(abort)?;
+            let mut job = old.clone();
+            f(&mut job);
+            tx.store(Some(&old), &job)?;
+            Ok(job)
+        })
+    }
+
+    /// Extends the lease to `now + lease_ms`. Works even after the lease
+    /// expired, as long as no other worker has re-claimed the job.
+    pub fn heartbeat(&self, id: JobId, token: u64, now_ms: i64) -> Result<(), JobError> {
+        let until = now_ms.saturating_add(self.cfg.lease_ms);
+        self.update_leased(id, token, |j| j.lease_until_ms = until)
+            .map(|_| ())
+    }
+
+    fn mark_done(job: &mut Job, now_ms: i64) {
+        job.state = JobState::Done;
+        job.finished_ms = Some(now_ms);
+        job.payload = Vec::new();
+        job.last_error = None;
+    }
+
+    pub fn complete(&self, id: JobId, token: u64, now_ms: i64) -> Result<(), JobError> {
+        self.update_leased(id, token, |j| Self::mark_done(j, now_ms))
+            .map(|_| ())
+    }
+
+    /// Completes all jobs in one transaction. All or nothing: if any lease
+    /// was lost (or a job is missing) nothing changes and the error is returned.
+    pub fn complete_many(&self, done: &[(JobId, u64)], now_ms: i64) -> Result<(), JobError> {
+        self.run_tx(|tx| {
+            for &(id, token) in done {
+                let old = tx.load_existing(id)?;
+                check_lease(&old, token).or_else(abort)?;
+                let mut job = old.clone();
+                Self::mark_done(&mut job, now_ms);
+                tx.store(Some(&old), &job)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Records a failed attempt: back to pending with exponential backoff, or
+    /// `Failed` once `max_attempts` is reached. Returns the new state.
+    pub fn fail(
+        &self,
+        id: JobId,
+        token: u64,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<JobState, JobError> {
+        let cfg = self.cfg;
+        let job = self.update_leased(id, token, |j| {
+            j.last_error = Some(reason.to_string());
+            if j.attempts < cfg.max_attempts {
+                j.state = JobState::Pending;
+                j.not_before_ms = now_ms.saturating_add(cfg.backoff_ms(j.attempts));
+            } else {
+                j.state = JobState::Failed;
+                j.finished_ms = Some(now_ms);
+            }
+        })?;
+        Ok(job.state)
+    }
+
+    /// Moves every failed job of `kind` back to pending with a fresh attempt budget.
+    pub fn retry_failed(&self, kind: &str, now_ms: i64) -> Result<usize, JobError> {
+        let mut ids = Vec::new();
+        for kv in self.idx.scan_prefix(state_prefix(kind, JobState::Failed)) {
+            ids.push(parse_index_value(&kv?.1)?.0);
+        }
+        let mut n = 0;
+        for chunk in ids.chunks(BATCH) {
+            n += self.run_tx(|tx| {
+                let mut n = 0;
+                for &id in chunk {
+                    let Some(old) = tx.load(id)? else { continue };
+                    if old.state != JobState::Failed {
+                        continue;
+                    }
+                    let mut job = old.clone();
+                    job.state = JobState::Pending;
+                    job.attempts = 0;
+                    job.not_before_ms = now_ms;
+                    job.finished_ms = None;
+                    tx.store(Some(&old), &job)?;
+                    n += 1;
+                }
+                Ok(n)
+            })?;
+        }
+        Ok(n)
+    }
+
+    pub fn get(&self, id: JobId) -> Result<Option<Job>, JobError> {
+        self.jobs.get(id.0)?.map(|b| decode_job(&b)).transpose()
+    }
+
+    pub fn counts(&self, kind: &str) -> Result<JobCounts, JobError> {
+        let mut c = [0u64; 4];
+        for (slot, state) in c.iter_mut().zip(JobState::ALL) {
+            if let Some(b) = self.counts.get(state_prefix(kind, state))? {
+                *slot = decode_count(&b)?;
+            }
+        }
+        Ok(JobCounts {
+            pending: c[0],
+            running: c[1],
+            done: c[2],
+            failed: c[3],
+        })
+    }
+
+    pub fn flush(&self) -> Result<(), JobError> {
+        self.db.flush()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    const K: &str = "embed";
+
+    fn open(dir: &std::path::Path, cfg: QueueConfig) -> (sled::Db, JobQueue) {
+        // sled's background flusher may hold the file lock briefly after drop.
+        let mut tries = 0;
+        let db = loop {
+            match sled::open(dir) {
+                Ok(db) => break db,
+                Err(_) if tries < 100 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => panic!("open sled: {e}"),
+            }
+        };
+        let q = JobQueue::open(&db, cfg).expect("open queue");
+        (db, q)
+    }
+
+    fn c(pending: u64, running: u64, done: u64, failed: u64) -> JobCounts {
+        JobCounts {
+            pending,
+            running,
+            done,
+            failed,
+        }
+    }
+
+    fn lost<T>(r: Result<T, JobError>) -> bool {
+        matches!(r, Err(JobError::LeaseLost))
+    }
+
+    fn missing<T>(r: Result<T, JobError>) -> bool {
+        matches!(r, Err(JobError::NotFound))
+    }
+
+    /// Counts and index agree with a full scan of the jobs tree.
+    fn check(q: &JobQueue, kind: &str, want: JobCounts) {
+        let mut scan = JobCounts::default();
+        let mut n = 0;
+        for kv in q.jobs.iter() {
+            let job = decode_job(&kv.unwrap().1).unwrap();
+            n += 1;
+            let v = q.idx.get(index_key(&job)).unwrap().expect("index entry");
+            assert_eq!(parse_index_value(&v).unwrap(), (job.id, job.not_before_ms));
+            if job.kind == kind {
+                match job.state {
+                    JobState::Pending => scan.pending += 1,
+                    JobState::Running => scan.running += 1,
+                    JobState::Done => scan.done += 1,
+                    JobState::Failed => scan.failed += 1,
+                }
+            }
+        }
+        assert_eq!(q.idx.len(), n, "index has stray entries");
+        assert_eq!(scan, want, "scan");
+        assert_eq!(q.counts(kind).unwrap(), want, "counters");
+    }
+
+    #[test]
+    fn enqueue_is_idempotent() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, q) = open(
+            dir.path(),
+            QueueConfig {
+                max_attempts: 1,
+                ..Default::default()
+            },
+        );
+        assert!(q.enqueue(K, b"a", 0).unwrap());
+        assert!(!q.enqueue(K, b"a", 1).unwrap());
+        assert!(q.enqueue("pdf", b"a", 1).unwrap(), "kind is part of the id");
+        check(&q, K, c(1, 0, 0, 0));
+        check(&q, "pdf", c(1, 0, 0, 0));
+        let j = q.claim(K, 10, 5).unwrap().remove(0);
+        assert!(!q.enqueue(K, b"a", 6).unwrap());
+        q.complete(j.id, j.lease_token, 7).unwrap();
+        assert!(!q.enqueue(K, b"a", 8).unwrap());
+        check(&q, K, c(0, 0, 1, 0));
+        let done = q.get(j.id).unwrap().unwrap();
+        assert_eq!(
+            (done.state, done.finished_ms, done.payload.len()),
+            (JobState::Done, Some(7), 0)
+        );
+
+        assert!(q.enqueue(K, b"b", 10).unwrap());
+        let j = q.claim(K, 10, 10).unwrap().remove(0);
+        assert_eq!(
+            q.fail(j.id, j.lease_token, "boom", 11).unwrap(),
+            JobState::Failed
+        );
+        assert!(!q.enqueue(K, b"b", 12).unwrap());
+        check(&q, K, c(0, 0, 1, 1));
+        assert_eq!(q.retry_failed(K, 13).unwrap(), 1);
+        assert_eq!(q.retry_failed(K, 13).unwrap(), 0);
+        check(&q, K, c(1, 0, 1, 0));
+        let j = q.claim(K, 10, 13).unwrap().remove(0);
+        assert_eq!((j.attempts, j.payload.as_slice()), (1, &b"b"[..]));
+        check(&q, K, c(0, 1, 1, 0));
+    }
+
+    #[test]
+    fn claim_is_fifo_and_respects_max_and_not_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, q) = open(dir.path(), QueueConfig::default());
+        for i in 0..10u8 {
+            q.enqueue(K, &[i], 1000).unwrap();
+        }
+        assert!(
+            q.claim(K, 5, 999).unwrap().is_empty(),
+            "not_before = enqueue time"
+        );
+        assert!(q.claim("pdf", 5, 1000).unwrap().is_empty());
+        let first = q.claim(K, 3, 1000).unwrap();
+        assert_eq!(
+            first.iter().map(|j| j.payload[0]).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+        assert!(first.windows(2).all(|w| w[0].seq < w[1].seq));
+        check(&q, K, c(7, 3, 0, 0));
+        // job 0 fails: back to pending at 1000 + 1000, keeps its FIFO place
+        assert_eq!(
+            q.fail(first[0].id, first[0].lease_token, "x", 1000)
+                .unwrap(),
+            JobState::Pending
+        );
+        check(&q, K, c(8, 2, 0, 0));
+        let next = q.claim(K, 2, 1500).unwrap();
+        assert_eq!(
+            next.iter().map(|j| j.payload[0]).collect::<Vec<_>>(),
+            vec![3, 4]
+        );
+        let next = q.claim(K, 100, 2000).unwrap();
+        assert_eq!(
+            next.iter().map(|j| j.payload[0]).collect::<Vec<_>>(),
+            vec![0, 5, 6, 7, 8, 9]
+        );
+        assert_eq!(next[0].attempts, 2);
+        check(&q, K, c(0, 10, 0, 0));
+        assert!(q.claim(K, 0, 9999).unwrap().is_empty());
+    }
+
+    #[test]
+    fn expired_lease_is_reclaimed_and_old_token_loses() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, q) = open(dir.path(), QueueConfig::default());
+        q.enqueue(K, b"x", 0).unwrap();
+        let a = q.claim(K, 1, 0).unwrap().remove(0);
+        assert_eq!((a.lease_until_ms, a.attempts), (60_000, 1));
+        assert!(q.claim(K, 1, 59_999).unwrap().is_empty());
+        check(&q, K, c(0, 1, 0, 0));
+        let b = q.claim(K, 1, 60_000).unwrap().remove(0);
+        assert_eq!((b.id, b.attempts, b.lease_until_ms), (a.id, 2, 120_000));
+        assert_ne!(a.lease_token, b.lease_token);
+        check(&q, K, c(0, 1, 0, 0));
+        assert!(lost(q.complete(a.id, a.lease_token, 60_001)));
+        assert!(lost(q.heartbeat(a.id, a.lease_token, 60_001)));
+        assert!(lost(q.fail(a.id, a.lease_token, "x", 60_001)));
+        assert!(lost(q.complete_many(&[(a.id, a.lease_token)], 60_001)));
+        check(&q, K, c(0, 1, 0, 0));
+        q.complete(b.id, b.lease_token, 60_002).unwrap();
+        assert!(lost(q.complete(b.id, b.lease_token, 60_003)));
+        let nope = JobQueue::job_id(K, b"nope");
+        assert!(missing(q.complete(nope, 1, 0)));
+        assert!(q.get(nope).unwrap().is_none());
+        check(&q, K, c(0, 0, 1, 0));
+    }
+
+    #[test]
+    fn heartbeat_extends_lease() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, q) = open(dir.path(), QueueConfig::default());
+        q.enqueue(K, b"x", 0).unwrap();
+        let a = q.claim(K, 1, 0).unwrap().remove(0);
+        q.heartbeat(a.id, a.lease_token, 50_000).unwrap();
+        assert_eq!(q.get(a.id).unwrap().unwrap().lease_until_ms, 110_000);
+        assert!(q.claim(K, 1, 100_000).unwrap().is_empty());
+        check(&q, K, c(0, 1, 0, 0));
+        assert!(missing(q.heartbeat(JobQueue::job_id(K, b"?"), 1, 0)));
+        let b = q.claim(K, 1, 110_000).unwrap().remove(0);
+        assert_ne!(b.lease_token, a.lease_token);
+        check(&q, K, c(0, 1, 0, 0));
+    }
+
+    #[test]
+    fn fail_backs_off_exponentially_then_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, q) = open(
+            dir.path(),
+            QueueConfig {
+                max_attempts: 11,
+                ..Default::default()
+            },
+        );
+        q.enqueue(K, b"x", 0).unwrap();
+        let want = [1, 2, 4, 8, 16, 32, 64, 128, 256, 300];
+        let mut now = 0;
+        for (i, secs) in want.iter().enumerate() {
+            let j = q.claim(K, 1, now).unwrap().remove(0);
+            assert_eq!(j.attempts as usize, i + 1);
+            check(&q, K, c(0, 1, 0, 0));
+            assert_eq!(
+                q.fail(j.id, j.lease_token, &format!("err {i}"), now)
+                    .unwrap(),
+                JobState::Pending
+            );
+            check(&q, K, c(1, 0, 0, 0));
+            let stored = q.get(j.id).unwrap().unwrap();
+            assert_eq!(stored.not_before_ms - now, secs * 1000);
+            assert!(q.claim(K, 1, stored.not_before_ms - 1).unwrap().is_empty());
+            now = stored.not_before_ms;
+        }
+        let j = q.claim(K, 1, now).unwrap().remove(0);
+        assert_eq!(
+            q.fail(j.id, j.lease_token, "final", now).unwrap(),
+            JobState::Failed
+        );
+        let stored = q.get(j.id).unwrap().unwrap();
+        assert_eq!((stored.state, stored.attempts), (JobState::Failed, 11));
+        assert_eq!(stored.last_error.as_deref(), Some("final"));
+        assert_eq!(stored.payload, b"x");
+        assert!(q.claim(K, 1, i64::MAX / 2).unwrap().is_empty());
+        check(&q, K, c(0, 0, 0, 1));
+    }
+
+    #[test]
+    fn complete_many_is_atomic() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, q) = open(dir.path(), QueueConfig::default());
+        for i in 0..6u8 {
+            q.enqueue(K, &[i], 0).unwrap();
+        }
+        let js = q.claim(K, 6, 0).unwrap();
+        let mut batch: Vec<_> = js[..3].iter().map(|j| (j.id, j.lease_token)).collect();
+        q.complete_many(&batch, 1).unwrap();
+        check(&q, K, c(0, 3, 3, 0));
+        batch = js[3..].iter().map(|j| (j.id, j.lease_token)).collect();
+        batch.push((js[0].id, js[0].lease_token)); // already done
+        assert!(lost(q.complete_many(&batch, 2)));
+        check(&q, K, c(0, 3, 3, 0));
+        batch.pop();
+        q.complete_many(&batch, 2).unwrap();
+        q.complete_many(&[], 2).unwrap();
+        check(&q, K, c(0, 0, 6, 0));
+    }
+
+    #[test]
+    fn reopen_keeps_everything_and_crashed_claims_come_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ids, tokens, seq) = {
+            let (db, q) = open(dir.path(), QueueConfig::default());
+            for i in 0..5u8 {
+                q.enqueue(K, &[i], 0).unwrap();
+            }
+            let js = q.claim(K, 4, 0).unwrap();
+            q.complete(js[0].id, js[0].lease_token, 1).unwrap();
+            check(&q, K, c(1, 3, 1, 0));
+            q.flush().unwrap();
+            // "kill -9": drop without completing the three claimed jobs
+            drop(q);
+            drop(db);
+            let held: Vec<_> = js[1..].iter().map(|j| j.id).collect();
+            let tokens: Vec<_> = js[1..].iter().map(|j| j.lease_token).collect();
+            (held, tokens, js[3].seq)
+        };
+        let (_db, q) = open(dir.path(), QueueConfig::default());
+        check(&q, K, c(1, 3, 1, 0));
+        assert!(!q.enqueue(K, &[0], 2).unwrap());
+        assert!(q.enqueue(K, b"new", 2).unwrap());
+        assert!(q.get(JobQueue::job_id(K, b"new")).unwrap().unwrap().seq > seq);
+        let now = q.claim(K, 10, 10).unwrap();
+        assert_eq!(
+            now.len(),
+            2,
+            "only the pending ones before the lease expires"
+        );
+        check(&q, K, c(0, 5, 1, 0));
+        let again = q.claim(K, 10, 60_000).unwrap();
+        assert_eq!(again.iter().map(|j| j.id).collect::<Vec<_>>(), ids);
+        assert!(again
+            .iter()
+            .all(|j| j.attempts == 2 && !tokens.contains(&j.lease_token)));
+        for j in now.iter().chain(&again) {
+            q.complete(j.id, j.lease_token, 60_001).unwrap();
+        }
+        check(&q, K, c(0, 0, 6, 0));
+    }
+
+    #[test]
+    fn enqueue_many_100k() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_db, q) = open(dir.path(), QueueConfig::default());
+        let mut payloads: Vec<Vec<u8>> =
+            (0..100_000u32).map(|i| i.to_le_bytes().to_vec()).collect();
+        let t = std::time::Instant::now();
+        assert_eq!(q.enqueue_many(K, &payloads, 0).unwrap(), 100_000);
+        eprintln!("enqueue_many(100k): {:?}", t.elapsed());
+        payloads.truncate(10);
+        payloads.push(b"fresh".to_vec());
+        payloads.push(b"fresh".to_vec());
+        assert_eq!(q.enqueue_many(K, &payloads, 1).unwrap(), 1);
+        assert_eq!(q.counts(K).unwrap(), c(100_001, 0, 0, 0));
+        let t = std::time::Instant::now();
+        let js = q.claim(K, 1000, 1).unwrap();
+        eprintln!("claim(1000): {:?}", t.elapsed());
+        assert!(js
+            .iter()
+            .enumerate()
+            .all(|(i, j)| j.payload == (i as u32).to_le_bytes()));
+        let t = std::time::Instant::now();
+        q.complete_many(
+            &js.iter().map(|j| (j.id, j.lease_token)).collect::<Vec<_>>(),
+            2,
+        )
+        .unwrap();
+        eprintln!("complete_many(1000): {:?}", t.elapsed());
+        assert_eq!(q.counts(K).unwrap(), c(99_001, 0, 1000, 0));
+    }
+
+    #[test]
+    fn random_workers_never_lose_or_duplicate() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = QueueConfig {
+            lease_ms: 100,
+            max_attempts: 3,
+            backoff_base_ms: 10,
+            backoff_cap_ms: 50,
+        };
+        let (mut db, mut q) = open(dir.path(), cfg);
+        let n = 300u32;
+        let payloads: Vec<Vec<u8>> = (0..n).map(|i| i.to_be_bytes().to_vec()).collect();
+        assert_eq!(q.enqueue_many(K, &payloads, 0).unwrap(), n as usize);
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move |m: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % m
+        };
+        let mut held: HashMap<JobId, Job> = HashMap::new();
+        let mut completed: HashMap<JobId, u32> = HashMap::new();
+        let mut now = 0i64;
+        for step in 0..3000 {
+            now += rand(20) as i64;
+            match rand(10) {
+                0..=3 => {
+                    for j in q.claim(K, rand(8) as usize, now).unwrap() {
+                        if let Some(prev) = held.get(&j.id) {
+                            assert!(
+                                prev.lease_until_ms <= now,
+                                "claimed a job with a live lease"
+                            );
+                        }
+                        assert!(!completed.contains_key(&j.id), "claimed a done job");
+                        held.insert(j.id, j);
+                    }
+                }
+                4..=8 => {
+                    let Some(id) = held
+                        .keys()
+                        .nth(rand(held.len().max(1) as u64) as usize)
+                        .copied()
+                    else {
+                        continue;
+                    };
+                    let j = held.remove(&id).unwrap();
+                    let r = match rand(4) {
+                        0 => q.fail(id, j.lease_token, "oops", now).map(|_| ()),
+                        1 => q.heartbeat(id, j.lease_token, now).map(|_| {
+                            held.insert(
+                                id,
+                                Job {
+                                    lease_until_ms: now + cfg.lease_ms,
+                                    ..j.clone()
+                                },
+                            );
+                        }),
+                        _ => q.complete(id, j.lease_token, now).map(|_| {
+                            *completed.entry(id).or_default() += 1;
+                        }),
+                    };
+                    match r {
+                        Ok(()) => {}
+                        Err(JobError::LeaseLost) => {
+                            assert!(j.lease_until_ms <= now, "live lease lost")
+                        }
+                        Err(e) => panic!("{e}"),
+                    }
+                }
+                _ => {
+                    if rand(3) == 0 {
+                        held.clear(); // crash: forget all leases
+                        if rand(2) == 0 {
+                            drop(q);
+                            drop(db);
+                            (db, q) = open(dir.path(), cfg);
+                        }
+                    }
+                    if rand(5) == 0 {
+                        q.retry_failed(K, now).unwrap();
+                    }
+                }
+            }
+            if step % 500 == 0 {
+                let cs = q.counts(K).unwrap();
+                assert_eq!(cs.pending + cs.running + cs.done + cs.failed, n as u64);
+                check(&q, K, cs);
+            }
+        }
+        // drain: everything eventually completes exactly once
+        for _ in 0..100 {
+            now += 1000;
+            q.retry_failed(K, now).unwrap();
+            let js = q.claim(K, 1000, now).unwrap();
+            if js.is_empty() {
+                break;
+            }
+            for j in &js {
+                *completed.entry(j.id).or_default() += 1;
+            }
+            q.complete_many(
+                &js.iter().map(|j| (j.id, j.lease_token)).collect::<Vec<_>>(),
+                now,
+            )
+            .unwrap();
+        }
+        check(&q, K, c(0, 0, n as u64, 0));
+        assert_eq!(completed.len(), n as usize);
+        assert!(
+            completed.values().all(|&k| k == 1),
+            "a job was completed twice"
+        );
+    }
+}
