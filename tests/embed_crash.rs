@@ -143,15 +143,20 @@ fn top_ids(engine: &quoth::engine::Engine, q: &str) -> Vec<String> {
         .collect()
 }
 
-/// Records per id in the durable vector file (header, then u64 id + 384 f32 each).
+/// Records per id in the durable vector file: a 24-byte header ("QVEC", version, dim,
+/// epoch), then records of a u64 id and 384 f32s; a torn last record is not counted.
 fn vector_records(data_dir: &Path) -> HashMap<u64, usize> {
     let Ok(bytes) = std::fs::read(data_dir.join("vectors/vectors.bin")) else {
         return HashMap::new();
     };
+    const HEADER: usize = 24;
     let record = 8 + 384 * 4;
-    let header = bytes.len() % record;
     let mut out = HashMap::new();
-    for rec in bytes[header..].chunks_exact(record) {
+    if bytes.len() < HEADER {
+        return out;
+    }
+    assert_eq!(&bytes[..4], b"QVEC");
+    for rec in bytes[HEADER..].chunks_exact(record) {
         let id = u64::from_le_bytes(rec[..8].try_into().expect("8 bytes"));
         *out.entry(id).or_insert(0) += 1;
     }

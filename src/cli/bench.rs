@@ -2,7 +2,7 @@
 //! runs on a shared machine: read them as ratios, not absolutes. Never used in tests.
 
 use anyhow::{bail, Context, Result};
-use quoth::engine::Engine;
+use quoth::engine::{Engine, RetrieveOptions, SearchMode};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -35,6 +35,35 @@ pub enum BenchWhat {
         #[arg(long)]
         work_dir: Option<PathBuf>,
     },
+    /// Embedding throughput (2 threads), the share of chunks skipped as duplicates,
+    /// vector index size and peak RSS over a mailbox, then hybrid query latency p50/p95
+    /// over 100 varied questions on it (or on --latency-store, a store with every vector
+    /// built, such as the mbox scale set).
+    Semantic {
+        #[arg(long)]
+        maildir: PathBuf,
+        #[arg(long)]
+        latency_store: Option<PathBuf>,
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+    },
+    /// Retrieval quality per mode (lexical, semantic, hybrid): recall@5 and MRR over a
+    /// question set with gold Message-IDs, and precision@10 / recall@50 for the
+    /// palimpzest fraud-scheme description.
+    Retrieval {
+        /// Mail to ingest and embed first (skipped when already there).
+        #[arg(long)]
+        maildir: Option<PathBuf>,
+        /// A question set (JSON lines with question and gold_message_ids).
+        #[arg(long)]
+        questions: Option<PathBuf>,
+        /// The palimpzest-enron folder (enron-eval/ and enron-eval-gold.tsv).
+        #[arg(long)]
+        palimpzest: Option<PathBuf>,
+        /// Where the stores live (reused between runs).
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+    },
 }
 
 /// One measured run of a child process.
@@ -53,6 +82,17 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             runs,
             work_dir,
         } => bench_ingest(maildir, mbox, no_peers, runs.max(1), work_dir, json),
+        BenchWhat::Semantic {
+            maildir,
+            latency_store,
+            work_dir,
+        } => bench_semantic(&maildir, latency_store, work_dir, json),
+        BenchWhat::Retrieval {
+            maildir,
+            questions,
+            palimpzest,
+            work_dir,
+        } => super::bench_retrieval::run(maildir, questions, palimpzest, work_dir, json),
     }
 }
 
@@ -162,7 +202,7 @@ fn ratio_to_mu(rows: &[serde_json::Value]) -> Option<f64> {
     Some(rate("quoth ingest (Maildir, cold)")? / rate("mu index")?)
 }
 
-fn tempfile_dir(given: Option<PathBuf>) -> Result<PathBuf> {
+pub(super) fn tempfile_dir(given: Option<PathBuf>) -> Result<PathBuf> {
     let dir = given.unwrap_or_else(|| {
         std::env::temp_dir().join(format!("quoth-bench-{}", std::process::id()))
     });
@@ -184,9 +224,8 @@ fn measure_quoth_ingest(data_dir: &Path, source: &Path) -> Result<Measured> {
     let mut cmd = Command::new(exe);
     cmd.arg("--data-dir")
         .arg(data_dir)
-        .arg("ingest")
-        .arg(source)
-        .arg("--json");
+        .args(["ingest", "--no-embed", "--json"])
+        .arg(source);
     measure(cmd)
 }
 
@@ -264,6 +303,94 @@ fn warm_cache(dir: &Path) {
             let _ = std::fs::read(&f.path);
         }
     }
+}
+
+fn bench_semantic(
+    maildir: &Path,
+    latency_store: Option<PathBuf>,
+    work_dir: Option<PathBuf>,
+    json: bool,
+) -> Result<i32> {
+    let dir = tempfile_dir(work_dir)?.join("semantic");
+    let _ = std::fs::remove_dir_all(&dir);
+    measure_quoth_ingest(&dir, maildir)?;
+    let exe = std::env::current_exe()?;
+    let mut cmd = Command::new(exe);
+    cmd.arg("--data-dir").arg(&dir).arg("embed");
+    let embed = measure(cmd)?;
+    let engine = Engine::open(&dir)?;
+    let stats = engine.stats()?;
+    let texts = engine.vectors().len();
+    let vector_bytes = engine.vectors().size_on_disk();
+    drop(engine);
+    let latency = hybrid_latency(latency_store.as_deref().unwrap_or(&dir))?;
+    let out = json!({
+        "chunks": stats.chunks,
+        "distinct_texts": texts,
+        "duplicate_share": 1.0 - texts as f64 / stats.chunks.max(1) as f64,
+        "embed_seconds": embed.seconds,
+        "texts_per_s": texts as f64 / embed.seconds.max(1e-9),
+        "chunks_per_s": stats.chunks as f64 / embed.seconds.max(1e-9),
+        "embed_peak_rss_mb": embed.peak_rss_mb,
+        "vector_index_mb": vector_bytes as f64 / 1e6,
+        "hybrid": latency,
+    });
+    if json {
+        super::output::print_json(&out)?;
+        return Ok(0);
+    }
+    println!(
+        "embedding {} chunks ({} distinct texts, {:.0}% skipped as duplicates): {:.1} s, {:.1} texts/s, {:.1} chunks/s, peak RSS {:.0} MB",
+        stats.chunks,
+        texts,
+        100.0 * out["duplicate_share"].as_f64().unwrap_or(0.0),
+        embed.seconds,
+        out["texts_per_s"].as_f64().unwrap_or(0.0),
+        out["chunks_per_s"].as_f64().unwrap_or(0.0),
+        embed.peak_rss_mb
+    );
+    println!("vector index on disk: {:.1} MB", vector_bytes as f64 / 1e6);
+    println!(
+        "hybrid search over {} questions on {} messages: p50 {:.1} ms, p95 {:.1} ms",
+        latency["queries"],
+        latency["messages"],
+        latency["p50_ms"].as_f64().unwrap_or(0.0),
+        latency["p95_ms"].as_f64().unwrap_or(0.0)
+    );
+    Ok(0)
+}
+
+/// Hybrid latency over 100 natural-language questions, after a warm-up pass.
+fn hybrid_latency(data_dir: &Path) -> Result<serde_json::Value> {
+    let engine = Engine::open(data_dir)?;
+    let opts = RetrieveOptions {
+        mode: SearchMode::Hybrid,
+        limit: 10,
+        rerank: true,
+        now: chrono::Utc::now().timestamp(),
+    };
+    let questions: Vec<String> = varied_queries()
+        .iter()
+        .map(|q| quoth::engine::quote_free_text(q))
+        .filter(|q| !q.is_empty())
+        .collect();
+    for q in &questions {
+        engine.retrieve(q, opts)?;
+    }
+    let mut times = Vec::new();
+    for q in &questions {
+        let t = Instant::now();
+        engine.retrieve(q, opts)?;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize];
+    Ok(json!({
+        "queries": questions.len(),
+        "messages": engine.stats()?.messages,
+        "p50_ms": pct(0.5),
+        "p95_ms": pct(0.95),
+    }))
 }
 
 /// Search latency over 100 varied queries, each run 5 times after a warm-up pass.

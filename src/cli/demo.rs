@@ -2,12 +2,15 @@
 
 use super::output::{date, fit, highlight, print_json, use_color};
 use anyhow::{Context, Result};
-use quoth::engine::Engine;
+use quoth::engine::{Engine, RetrieveOptions, SearchMode};
 use serde_json::json;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
-/// Searches that show what the query language does on the demo mailbox.
+/// Searches that show what the query language and hybrid retrieval do on the demo
+/// mailbox (Dana never writes "leak": meaning finds her water-damage report).
 const EXAMPLES: &[&str] = &[
+    "who is fixing the roof leak",
     "strike price",
     "from:dana \"water damage\"",
     "\"board meeting\" date:2024-03-01..2024-03-31",
@@ -37,12 +40,24 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
         mailbox.display()
     );
     let mut engine = Engine::open(&data_dir)?;
-    let report = engine.ingest(&[mailbox.clone()], &mut |_| {})?;
+    let report = engine.ingest(std::slice::from_ref(&mailbox), &mut |_| {})?;
+    match engine.embedder() {
+        Ok(_) => {
+            engine.embed_pending(&AtomicBool::new(false), &mut |_| {})?;
+        }
+        Err(e) => eprintln!("note: {e}"),
+    }
     let stats = engine.stats()?;
-    let now = chrono::Utc::now().timestamp();
+    let opts = RetrieveOptions {
+        mode: SearchMode::Hybrid,
+        limit: 3,
+        rerank: true,
+        now: chrono::Utc::now().timestamp(),
+    };
     let mut results = Vec::new();
     for q in EXAMPLES {
-        results.push((q, engine.search(q, 3, now)?));
+        let r = engine.retrieve(q, opts)?;
+        results.push((q, r.hits.into_iter().map(|h| h.hit).collect::<Vec<_>>()));
     }
     if json {
         let searches: Vec<_> = results

@@ -6,7 +6,7 @@
 
 use super::{Engine, EngineError, Result};
 use crate::index::embed::{EmbedConfig, Embedder, ModelPaths};
-use crate::store::jobs::{JobCounts, JobId};
+use crate::store::jobs::{JobCounts, JobId, JobQueue};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -15,6 +15,8 @@ use std::time::Instant;
 pub const EMBED_JOB: &str = "embed";
 /// Texts claimed and embedded per step.
 const BATCH: usize = 64;
+/// Looking this far ahead makes every lease held by a dead process look expired.
+const ORPHAN_AFTER_MS: i64 = 24 * 3600 * 1000;
 /// Steps between graph dumps (the vectors themselves are durable at every step).
 const SAVE_EVERY: usize = 50;
 
@@ -80,8 +82,7 @@ impl Engine {
 
     /// Queues an embed job for every distinct chunk text not yet embedded.
     pub(super) fn enqueue_embeddings(&self, ids: &[u64]) -> Result<usize> {
-        let payloads: Vec<Vec<u8>> = ids.iter().map(|id| id.to_be_bytes().to_vec()).collect();
-        Ok(self.jobs.enqueue_many(EMBED_JOB, &payloads, now_ms())?)
+        enqueue_embed_jobs(&self.jobs, ids)
     }
 
     /// Runs embed jobs until none is left or `stop` is set.
@@ -95,7 +96,15 @@ impl Engine {
         let mut report = EmbedReport::default();
         let mut steps = 0;
         while !stop.load(Ordering::Relaxed) {
-            let jobs = self.jobs.claim(EMBED_JOB, BATCH, now_ms())?;
+            let mut jobs = self.jobs.claim(EMBED_JOB, BATCH, now_ms())?;
+            if jobs.is_empty() && self.jobs.counts(EMBED_JOB)?.running > 0 {
+                // This process holds the store's lock and has finished its own jobs, so
+                // jobs still running belong to a process that died: take them now
+                // rather than waiting for their leases to expire.
+                jobs = self
+                    .jobs
+                    .claim(EMBED_JOB, BATCH, now_ms() + ORPHAN_AFTER_MS)?;
+            }
             if jobs.is_empty() {
                 break;
             }
@@ -156,6 +165,12 @@ impl Engine {
         report.progress = EmbedProgress::from_counts(self.jobs.counts(EMBED_JOB)?, rate);
         Ok(report)
     }
+}
+
+/// Queues one embed job per id (idempotent: a known id is not queued again).
+pub(super) fn enqueue_embed_jobs(jobs: &JobQueue, ids: &[u64]) -> Result<usize> {
+    let payloads: Vec<Vec<u8>> = ids.iter().map(|id| id.to_be_bytes().to_vec()).collect();
+    Ok(jobs.enqueue_many(EMBED_JOB, &payloads, now_ms())?)
 }
 
 fn payload_id(payload: &[u8]) -> Option<u64> {

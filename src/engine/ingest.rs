@@ -4,15 +4,18 @@
 //! Nothing here aborts on bad mail: a message that cannot be parsed is quarantined
 //! with its bytes and reason, a file that cannot be read is reported, and ingest goes on.
 
+use super::embedding::enqueue_embed_jobs;
 use super::prepare::{prepare, Prepared};
 use super::threading::rethread;
 use super::{Engine, EngineError};
 use crate::index::chunk::ChunkConfig;
+use crate::index::lexical::LexicalIndex;
 use crate::mail::identity::content_key;
-use crate::mail::model::MessageKey;
+use crate::mail::model::{MessageKey, ThreadId};
 use crate::mail::parse::parse_message;
 use crate::source::{discover, read_source_file, SourceFile};
-use crate::store::{embed_id, NewMessage, QuarantineItem, SourceCursor};
+use crate::store::jobs::JobQueue;
+use crate::store::{embed_id, NewMessage, QuarantineItem, SourceCursor, Store};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -101,6 +104,7 @@ pub(super) fn run(
     report.files_read = todo.len();
 
     let added = read_and_store(engine, &todo, &mut report, progress)?;
+    engine.lexical.commit()?;
 
     if added.is_empty() && report.files_read == 0 {
         report.threads = engine.store.thread_count();
@@ -120,26 +124,24 @@ pub(super) fn run(
     });
     let threading = rethread(&engine.store)?;
     report.threads = threading.threads;
+    // New messages were indexed as they were read, each as its own thread; only those
+    // that joined a thread, and older messages whose thread changed, are indexed again.
     let added_set: HashSet<MessageKey> = added.iter().copied().collect();
-    let to_index: Vec<(MessageKey, bool)> = added
+    let to_index: Vec<(MessageKey, bool)> = threading
+        .changed
         .iter()
-        .map(|k| (*k, false))
-        .chain(
-            threading
-                .changed
-                .iter()
-                .filter(|k| !added_set.contains(k))
-                .map(|k| (*k, true)),
-        )
+        .filter(|(k, t)| !(added_set.contains(k) && *t == ThreadId::of_root(k)))
+        .map(|(k, _)| (*k, true))
         .collect();
-    report.rethreaded = to_index.len() - added.len();
-    report.indexed = engine.index_messages(&to_index, &mut |done, total| {
+    report.rethreaded = to_index.len();
+    engine.index_messages(&to_index, &mut |done, total| {
         progress(&IngestProgress {
             phase: IngestPhase::Indexing,
             done,
             total,
         })
     })?;
+    report.indexed = added.len();
     engine.store.flush()?;
     report.seconds = started.elapsed().as_secs_f64();
     progress(&IngestProgress {
@@ -152,7 +154,7 @@ pub(super) fn run(
 
 /// Reads the files on worker threads and writes what they find; returns the keys added.
 fn read_and_store(
-    engine: &Engine,
+    engine: &mut Engine,
     files: &[SourceFile],
     report: &mut IngestReport,
     progress: &mut dyn FnMut(&IngestProgress),
@@ -207,20 +209,36 @@ fn read_and_store(
             });
         }
         drop(tx);
-        write_results(engine, files, rx, report, progress)
+        let sink = Sink {
+            store: &engine.store,
+            lexical: &mut engine.lexical,
+            jobs: &engine.jobs,
+        };
+        write_results(sink, files, rx, report, progress)
     })
 }
 
 /// The single writer: batches new messages into sled, and advances a file's cursor
 /// only once every message it holds is committed.
+/// What the writer writes to.
+struct Sink<'a> {
+    store: &'a Store,
+    lexical: &'a mut LexicalIndex,
+    jobs: &'a JobQueue,
+}
+
 fn write_results(
-    engine: &Engine,
+    sink: Sink<'_>,
     files: &[SourceFile],
     rx: Receiver<WorkItem>,
     report: &mut IngestReport,
     progress: &mut dyn FnMut(&IngestProgress),
 ) -> Result<Vec<MessageKey>, EngineError> {
-    let store = &engine.store;
+    let Sink {
+        store,
+        lexical,
+        jobs,
+    } = sink;
     let mut pending: Vec<Prepared> = Vec::with_capacity(BATCH);
     let mut pending_cursors: Vec<(usize, SourceCursor)> = Vec::new();
     let mut per_file: HashMap<usize, SourceCursor> = HashMap::new();
@@ -244,7 +262,7 @@ fn write_results(
             .iter()
             .flat_map(|p| p.chunks.iter().map(|c| embed_id(&c.embed_text)))
             .collect();
-        engine.enqueue_embeddings(&embed_ids)?;
+        enqueue_embed_jobs(jobs, &embed_ids)?;
         pending.clear();
         for (file, cursor) in cursors.drain(..) {
             store.set_source_cursor(&files[file].path.to_string_lossy(), &cursor)?;
@@ -272,6 +290,7 @@ fn write_results(
                         if seen_this_run.insert(key) {
                             report.added += 1;
                             added.push(key);
+                            lexical.upsert(&prepared.message, ThreadId::of_root(&key), false)?;
                             pending.push(*prepared);
                         } else {
                             report.already_known += 1;

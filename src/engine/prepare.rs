@@ -2,9 +2,9 @@
 
 use crate::index::chunk::{chunk_regions, merge_adjacent, ChunkConfig, ChunkSpan};
 use crate::mail::clean::{segment_body, SegmentKind};
-use crate::mail::model::{display_list, MessageKey, ParsedMessage};
+use crate::mail::model::{MessageKey, ParsedMessage};
 use crate::source::RawMail;
-use crate::store::{ChunkId, StoredChunk, StoredMessage, ThreadFacts};
+use crate::store::{embed_text, ChunkId, StoredChunk, StoredMessage, ThreadFacts};
 
 /// Everything written for one new message.
 pub struct Prepared {
@@ -30,7 +30,6 @@ pub fn prepare(
         })
         .collect();
     let spans = chunk_regions(&parsed.body, &merge_adjacent(&authored, &parsed.body), cfg);
-    let header = embed_header(&parsed);
     let chunks: Vec<StoredChunk> = spans
         .iter()
         .enumerate()
@@ -42,7 +41,13 @@ pub fn prepare(
                 ordinal: i as u32,
                 start: span.start as u32,
                 end: span.end as u32,
-                embed_text: format!("{header}\n\n{cite_text}"),
+                embed_text: embed_text(
+                    &parsed.subject,
+                    &parsed.from,
+                    &parsed.to,
+                    parsed.date,
+                    &cite_text,
+                ),
                 cite_text,
             })
         })
@@ -90,20 +95,6 @@ pub fn prepare(
         chunks,
         attachment_bytes: parsed.attachment_bytes,
     }
-}
-
-/// The context that goes in front of each chunk's text for search: never quoted.
-/// It leaves out the folder, so the same mail filed in several folders has one
-/// embed text and is embedded once.
-fn embed_header(m: &ParsedMessage) -> String {
-    let date = m.date.map(format_date).unwrap_or_default();
-    format!(
-        "Subject: {}\nFrom: {}\nTo: {}\nDate: {}",
-        m.subject,
-        display_list(&m.from),
-        display_list(&m.to),
-        date,
-    )
 }
 
 /// `2001-03-05 14:30` (UTC), or empty for an impossible date.

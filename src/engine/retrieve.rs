@@ -83,6 +83,8 @@ pub struct Retrieval {
     pub confidence: f32,
     /// False when the confidence is under the gate: "no evidence".
     pub evidence: bool,
+    /// What the gate saw for the candidate it trusted most.
+    pub gate_signals: Option<GateSignals>,
     /// Things the user should know (model missing, vectors still being built...).
     pub notes: Vec<String>,
     pub timings_ms: HashMap<&'static str, f64>,
@@ -172,7 +174,7 @@ impl Engine {
         }
 
         let t = Instant::now();
-        let (confidence, evidence) =
+        let (confidence, evidence, gate_signals) =
             self.gate(&split, &candidates, query_vec.as_deref(), &lexical)?;
         candidates.truncate(opts.limit);
         let hits = self.decorate(candidates, &parsed)?;
@@ -183,6 +185,7 @@ impl Engine {
             hits,
             confidence,
             evidence,
+            gate_signals,
             notes,
             timings_ms: timings,
         })
@@ -411,16 +414,17 @@ impl Engine {
         candidates: &[Candidate],
         query_vec: Option<&[f32]>,
         lexical: &[(MessageKey, f32)],
-    ) -> Result<(f32, bool)> {
+    ) -> Result<(f32, bool, Option<GateSignals>)> {
         if candidates.is_empty() {
-            return Ok((0.0, false));
+            return Ok((0.0, false, None));
         }
         if split.text.is_empty() {
             // A pure filter query: whatever matches the filters is the answer.
-            return Ok((1.0, true));
+            return Ok((1.0, true, None));
         }
         let terms = content_terms(&split.text);
         let mut best = 0.0f32;
+        let mut best_signals = None;
         for c in candidates.iter().take(3) {
             let Some(msg) = self.store.message(&c.key)? else {
                 continue;
@@ -436,9 +440,13 @@ impl Engine {
                 term_coverage: term_coverage(&terms, &text),
                 lexical_hit: lexical.iter().any(|(k, _)| *k == c.key),
             };
-            best = best.max(self.gate.confidence(signals));
+            let confidence = self.gate.confidence(signals);
+            if best_signals.is_none() || confidence > best {
+                best = confidence;
+                best_signals = Some(signals);
+            }
         }
-        Ok((best, best >= self.gate.threshold))
+        Ok((best, best >= self.gate.threshold, best_signals))
     }
 
     fn decorate(&self, candidates: Vec<Candidate>, parsed: &Query) -> Result<Vec<RetrievedHit>> {

@@ -9,8 +9,9 @@ use std::collections::HashMap;
 
 pub struct ThreadingOutcome {
     pub threads: usize,
-    /// Messages whose thread differs from what was stored (new messages included).
-    pub changed: Vec<MessageKey>,
+    /// Messages whose thread differs from what was stored (new messages included),
+    /// with their thread now.
+    pub changed: Vec<(MessageKey, ThreadId)>,
 }
 
 pub fn rethread(store: &Store) -> Result<ThreadingOutcome, StoreError> {

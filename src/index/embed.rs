@@ -89,7 +89,9 @@ pub struct EmbedConfig {
 impl Default for EmbedConfig {
     fn default() -> Self {
         Self {
-            max_tokens: 256,
+            // all-MiniLM-L6-v2 was trained on 128-token inputs; longer ones cost more
+            // and add little (chunks are cut at ~256 estimated tokens, most are shorter).
+            max_tokens: 128,
             batch_size: 32,
             threads: 2,
         }
@@ -136,6 +138,8 @@ impl Embedder {
         let session = Session::builder(&env)
             .and_then(|b| b.with_intra_threads(cfg.threads.max(1)).map_err(Into::into))
             .and_then(|b| b.with_inter_threads(1).map_err(Into::into))
+            // Batch shapes vary; a per-shape memory plan only grows the arena.
+            .and_then(|b| b.with_memory_pattern(false).map_err(Into::into))
             .and_then(|mut b| b.commit_from_file(&paths.model))
             .map_err(|e| EmbedError::Model(e.to_string()))?;
         let mut tokenizer = Tokenizer::from_file(&paths.tokenizer)

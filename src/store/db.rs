@@ -2,7 +2,8 @@
 //! later the vectors) is derived from it and can be rebuilt.
 
 use super::records::{
-    embed_id, QuarantineItem, SourceCursor, StoredChunk, StoredMessage, ThreadFacts, ThreadSummary,
+    embed_id, ChunkRecord, QuarantineItem, SourceCursor, StoredChunk, StoredMessage, ThreadFacts,
+    ThreadSummary,
 };
 use crate::mail::model::{MessageKey, ThreadId};
 use serde::de::DeserializeOwned;
@@ -194,7 +195,7 @@ impl Store {
                 let mut ek = embed_id(&chunk.embed_text).to_be_bytes().to_vec();
                 ek.extend_from_slice(&ck);
                 embed_chunks.insert(ek, &[]);
-                chunks.insert(ck, encode(chunk));
+                chunks.insert(ck, encode(&chunk.record()));
             }
             facts.insert(&key.0, encode(item.facts));
             for (i, bytes) in item.attachment_bytes.iter().enumerate() {
@@ -214,10 +215,18 @@ impl Store {
     }
 
     pub fn chunks_of(&self, key: &MessageKey) -> Result<Vec<StoredChunk>> {
+        let Some(msg) = self.message(key)? else {
+            return Ok(Vec::new());
+        };
         self.chunks
             .scan_prefix(key.0)
             .values()
-            .map(|v| decode("chunks", &v?))
+            .map(|v| {
+                Ok(StoredChunk::of(
+                    &msg,
+                    &decode::<ChunkRecord>("chunks", &v?)?,
+                ))
+            })
             .collect()
     }
 
@@ -226,8 +235,14 @@ impl Store {
         let mut out = Vec::new();
         for k in self.embed_chunks.scan_prefix(id.to_be_bytes()).keys() {
             let k = k?;
-            if let Some(v) = self.chunks.get(&k[8..])? {
-                out.push(decode("chunks", &v)?);
+            let (Some(v), Some(key)) = (
+                self.chunks.get(&k[8..])?,
+                k.get(8..24).and_then(|b| b.try_into().ok()).map(MessageKey),
+            ) else {
+                continue;
+            };
+            if let Some(msg) = self.message(&key)? {
+                out.push(StoredChunk::of(&msg, &decode::<ChunkRecord>("chunks", &v)?));
             }
         }
         Ok(out)
@@ -305,15 +320,18 @@ impl Store {
             .and_then(|v| v.as_ref().try_into().ok().map(ThreadId)))
     }
 
-    /// Sets the thread of each message; returns the keys whose thread changed.
-    pub fn assign_threads(&self, assignment: &[(MessageKey, ThreadId)]) -> Result<Vec<MessageKey>> {
+    /// Sets the thread of each message; returns those whose thread changed.
+    pub fn assign_threads(
+        &self,
+        assignment: &[(MessageKey, ThreadId)],
+    ) -> Result<Vec<(MessageKey, ThreadId)>> {
         let mut changed = Vec::new();
         let mut batch = sled::Batch::default();
         for (key, thread) in assignment {
             let old = self.msg_thread.get(key.0)?;
             if old.as_deref() != Some(&thread.0[..]) {
                 batch.insert(&key.0, &thread.0);
-                changed.push(*key);
+                changed.push((*key, *thread));
             }
         }
         self.msg_thread.apply_batch(batch)?;

@@ -96,6 +96,66 @@ pub struct StoredChunk {
     pub embed_text: String,
 }
 
+/// How a chunk is kept in sled: its span only. Its texts are derived from the message
+/// when read, so the body text is stored once.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct ChunkRecord {
+    pub id: ChunkId,
+    pub ordinal: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl StoredChunk {
+    /// A chunk of `msg` with its texts.
+    pub fn of(msg: &StoredMessage, rec: &ChunkRecord) -> Self {
+        let cite_text = msg
+            .body
+            .get(rec.start as usize..rec.end as usize)
+            .unwrap_or("")
+            .to_string();
+        Self {
+            id: rec.id,
+            message: msg.key,
+            ordinal: rec.ordinal,
+            start: rec.start,
+            end: rec.end,
+            embed_text: embed_text(&msg.subject, &msg.from, &msg.to, msg.date, &cite_text),
+            cite_text,
+        }
+    }
+
+    pub fn record(&self) -> ChunkRecord {
+        ChunkRecord {
+            id: self.id,
+            ordinal: self.ordinal,
+            start: self.start,
+            end: self.end,
+        }
+    }
+}
+
+/// The context that goes in front of a chunk's text for search, never quoted. It
+/// leaves out the folder, so the same mail filed in several folders has one embed text
+/// and is embedded once.
+pub fn embed_text(
+    subject: &str,
+    from: &[Mailbox],
+    to: &[Mailbox],
+    date: Option<i64>,
+    cite_text: &str,
+) -> String {
+    let date = date
+        .and_then(|ts| chrono::DateTime::from_timestamp(ts, 0))
+        .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default();
+    format!(
+        "Subject: {subject}\nFrom: {}\nTo: {}\nDate: {date}\n\n{cite_text}",
+        crate::mail::model::display_list(from),
+        crate::mail::model::display_list(to),
+    )
+}
+
 /// What threading needs of a message, kept apart so a rethread reads little.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ThreadFacts {
