@@ -38,7 +38,7 @@ fn mail_parser_fixtures_ingest_and_quarantine_with_reasons() {
     };
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut engine = open(tmp.path());
-    let report = ingest(&mut engine, &[resources.clone()]);
+    let report = ingest(&mut engine, std::slice::from_ref(&resources));
     let eml_count = walk_count(&resources, "eml");
     eprintln!("{report:?}");
     assert!(eml_count >= 97, "{eml_count} .eml files");
