@@ -3,7 +3,7 @@
 //! people heuristics and thread expansion, optionally reranked, then gated by a
 //! calibrated confidence. Query filters apply in every mode.
 
-use super::search::SearchHit;
+use super::search::{first_words, SearchHit};
 use super::{Engine, Result};
 use crate::index::lexical_query::compile;
 use crate::mail::model::{display_list, MessageKey, ThreadId};
@@ -461,7 +461,11 @@ impl Engine {
                 Some((chunk, _)) => (chunk.cite_text.chars().take(200).collect(), Vec::new()),
                 None => {
                     let (s, r) = self.lexical.snippet(compiled.as_ref(), &msg.body, 160)?;
-                    (s, r.into_iter().map(|r| (r.start, r.end)).collect())
+                    if s.trim().is_empty() {
+                        (first_words(&msg.body, 160), Vec::new())
+                    } else {
+                        (s, r.into_iter().map(|r| (r.start, r.end)).collect())
+                    }
                 }
             };
             let thread = self

@@ -66,7 +66,7 @@ impl Engine {
     }
 }
 
-fn first_words(body: &str, max_chars: usize) -> String {
+pub(super) fn first_words(body: &str, max_chars: usize) -> String {
     let flat: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
     match flat.char_indices().nth(max_chars) {
         Some((i, _)) => format!("{}…", &flat[..i]),
