@@ -14,7 +14,7 @@ mod trailing_disclaimer_tests {
     }
 }
 
-mod tests {
+mod shapes {
     use super::super::*;
     use SegmentKind::*;
 
