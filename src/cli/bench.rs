@@ -377,16 +377,42 @@ fn hybrid_latency(data_dir: &Path) -> Result<serde_json::Value> {
     for q in &questions {
         engine.retrieve(q, opts)?;
     }
-    let mut times = Vec::new();
-    for q in &questions {
-        let t = Instant::now();
-        engine.retrieve(q, opts)?;
-        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    let times = timed(1, &questions, |q| engine.retrieve(q, opts).map(|_| ()))?;
+    latency_summary(&engine, questions.len(), times)
+}
+
+/// Runs every query `rounds` times; the time of each run in milliseconds.
+fn timed<E: Into<anyhow::Error>>(
+    rounds: usize,
+    queries: &[String],
+    mut run: impl FnMut(&str) -> std::result::Result<(), E>,
+) -> Result<Vec<f64>> {
+    let mut times = Vec::with_capacity(rounds * queries.len());
+    for _ in 0..rounds {
+        for q in queries {
+            let t = Instant::now();
+            run(q).map_err(Into::into)?;
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
     }
+    Ok(times)
+}
+
+/// p50 and p95 of the times, with the query and message counts.
+fn latency_summary(
+    engine: &Engine,
+    queries: usize,
+    mut times: Vec<f64>,
+) -> Result<serde_json::Value> {
     times.sort_by(f64::total_cmp);
-    let pct = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize];
+    let pct = |p: f64| {
+        times
+            .get(((times.len().max(1) - 1) as f64 * p).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
     Ok(json!({
-        "queries": questions.len(),
+        "queries": queries,
         "messages": engine.stats()?.messages,
         "p50_ms": pct(0.5),
         "p95_ms": pct(0.95),
@@ -401,22 +427,8 @@ fn search_latency(data_dir: &Path) -> Result<serde_json::Value> {
     for q in &queries {
         engine.search(q, 20, now)?;
     }
-    let mut times = Vec::new();
-    for _ in 0..5 {
-        for q in &queries {
-            let t = Instant::now();
-            engine.search(q, 20, now)?;
-            times.push(t.elapsed().as_secs_f64() * 1000.0);
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    let pct = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize];
-    Ok(json!({
-        "queries": queries.len(),
-        "messages": engine.stats()?.messages,
-        "p50_ms": pct(0.5),
-        "p95_ms": pct(0.95),
-    }))
+    let times = timed(5, &queries, |q| engine.search(q, 20, now).map(|_| ()))?;
+    latency_summary(&engine, queries.len(), times)
 }
 
 /// 100 queries mixing words, phrases, fields, dates and boolean forms.
