@@ -5,3 +5,4 @@ pub mod embed;
 pub mod lexical;
 pub mod lexical_query;
 pub mod vector;
+mod vector_file;
