@@ -179,6 +179,16 @@ fn cleaning_keeps_quotes_disclaimers_and_html_right() {
     assert_eq!(bytes.len() as u64, budget.attachments[0].size);
 }
 
+fn chunk_ids(engine: &Engine, key: &quoth::mail::model::MessageKey) -> Vec<quoth::store::ChunkId> {
+    engine
+        .store()
+        .chunks_of(key)
+        .expect("chunks")
+        .into_iter()
+        .map(|c| c.id)
+        .collect()
+}
+
 #[test]
 fn reingest_is_idempotent_and_chunk_ids_are_stable() {
     let (tmp, mut engine) = demo_engine();
@@ -186,23 +196,11 @@ fn reingest_is_idempotent_and_chunk_ids_are_stable() {
     assert_eq!(again.added, 0);
     assert_eq!(again.files_read, 0);
     let key = engine.find_message(STRIKE).expect("found").key;
-    let first_ids: Vec<_> = engine
-        .store()
-        .chunks_of(&key)
-        .expect("chunks")
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
+    let first_ids = chunk_ids(&engine, &key);
     drop(engine);
     let mut fresh = open(&tmp.path().join("other"));
     ingest(&mut fresh, &[demo_mailbox()]);
-    let second_ids: Vec<_> = fresh
-        .store()
-        .chunks_of(&key)
-        .expect("chunks")
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
+    let second_ids = chunk_ids(&fresh, &key);
     assert!(!first_ids.is_empty());
     assert_eq!(first_ids, second_ids);
 }

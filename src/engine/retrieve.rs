@@ -6,7 +6,7 @@
 use super::search::{first_words, SearchHit};
 use super::{Engine, Result};
 use crate::index::lexical_query::compile;
-use crate::mail::model::{display_list, MessageKey, ThreadId};
+use crate::mail::model::{display_list, MessageKey};
 use crate::query::split::{split_query, SplitQuery};
 use crate::query::syntax::{parse_query, Query};
 use crate::retrieve::fuse::reciprocal_rank_fusion;
@@ -468,23 +468,8 @@ impl Engine {
                     }
                 }
             };
-            let thread = self
-                .store
-                .thread_of(&c.key)?
-                .unwrap_or_else(|| ThreadId::of_root(&c.key));
             out.push(RetrievedHit {
-                hit: SearchHit {
-                    key: c.key.to_hex(),
-                    message_id: msg.message_id.clone(),
-                    thread_id: thread.to_hex(),
-                    date: msg.date,
-                    from: msg.sender(),
-                    subject: msg.subject.clone(),
-                    folder: msg.folder.clone(),
-                    score: c.score,
-                    snippet,
-                    highlights,
-                },
+                hit: SearchHit::of(&msg, self.thread_id(&c.key)?, c.score, snippet, highlights),
                 chunk: c.best_chunk.map(|(ch, _)| ChunkRef {
                     ordinal: ch.ordinal,
                     start: ch.start,

@@ -4,6 +4,7 @@ use super::{Engine, Result};
 use crate::index::lexical_query::compile;
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::query::syntax::parse_query;
+use crate::store::StoredMessage;
 use serde::Serialize;
 
 /// One search result, as the CLI prints it and `--json` emits it.
@@ -20,6 +21,30 @@ pub struct SearchHit {
     pub snippet: String,
     /// Byte ranges of `snippet` that matched the query.
     pub highlights: Vec<(usize, usize)>,
+}
+
+impl SearchHit {
+    /// A hit on a stored message, with the snippet to show.
+    pub fn of(
+        msg: &StoredMessage,
+        thread: ThreadId,
+        score: f32,
+        snippet: String,
+        highlights: Vec<(usize, usize)>,
+    ) -> Self {
+        Self {
+            key: msg.key.to_hex(),
+            message_id: msg.message_id.clone(),
+            thread_id: thread.to_hex(),
+            date: msg.date,
+            from: msg.sender(),
+            subject: msg.subject.clone(),
+            folder: msg.folder.clone(),
+            score,
+            snippet,
+            highlights,
+        }
+    }
 }
 
 impl Engine {
@@ -42,23 +67,19 @@ impl Engine {
                     ranges.into_iter().map(|r| (r.start, r.end)).collect(),
                 )
             };
-            out.push(SearchHit {
-                key: hit.key.to_hex(),
-                message_id: msg.message_id.clone(),
-                thread_id: self.thread_id(&hit.key)?.to_hex(),
-                date: msg.date,
-                from: msg.sender(),
-                subject: msg.subject.clone(),
-                folder: msg.folder.clone(),
-                score: hit.score,
+            out.push(SearchHit::of(
+                &msg,
+                self.thread_id(&hit.key)?,
+                hit.score,
                 snippet,
                 highlights,
-            });
+            ));
         }
         Ok(out)
     }
 
-    fn thread_id(&self, key: &MessageKey) -> Result<ThreadId> {
+    /// The thread of a message (itself when not threaded yet).
+    pub(super) fn thread_id(&self, key: &MessageKey) -> Result<ThreadId> {
         Ok(self
             .store
             .thread_of(key)?
