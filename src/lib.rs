@@ -5,6 +5,7 @@
 //! (no I/O); `source`, `store`, `index` and `engine` own state and side effects; the
 //! binary's CLI is a thin front end over [`engine::Engine`].
 
+pub mod answer;
 pub mod engine;
 pub mod index;
 pub mod mail;

@@ -1,8 +1,10 @@
 //! Command-line front end: one module per subcommand, all talking to the engine.
 
+mod ask;
 mod bench;
 mod bench_retrieval;
 mod demo;
+mod eval;
 mod ingest;
 mod output;
 mod quarantine;
@@ -63,6 +65,28 @@ pub enum Command {
         #[arg(long)]
         no_rerank: bool,
     },
+    /// Ask a question; the answer quotes the mail it relies on, or says it does not know.
+    Ask {
+        question: String,
+        /// Search this thread first (thread id, message key or Message-ID).
+        #[arg(long)]
+        thread: Option<String>,
+        /// Keep the conversation under this name, so follow-ups can lean on it.
+        #[arg(long)]
+        session: Option<String>,
+        /// Answer with the OpenAI-compatible model of QUOTH_LLM_BASE_URL/QUOTH_LLM_MODEL.
+        #[arg(long)]
+        llm: bool,
+    },
+    /// Run a question set (JSONL) through ask and print its scores.
+    Eval {
+        file: PathBuf,
+        #[arg(long)]
+        llm: bool,
+        /// Print each item's outcome as it goes.
+        #[arg(long, short)]
+        verbose: bool,
+    },
     /// Print a message with its segments (authored, quoted, signature...) marked.
     Show { id: String },
     /// Counts of messages, threads, chunks and quarantined items, and index sizes.
@@ -106,6 +130,25 @@ pub fn run(cli: Cli) -> Result<i32> {
             },
             json,
         ),
+        Command::Ask {
+            question,
+            thread,
+            session,
+            llm,
+        } => ask::run(
+            &open(&data_dir)?,
+            &data_dir,
+            ask::AskArgs {
+                question: &question,
+                thread: thread.as_deref(),
+                session: session.as_deref(),
+                llm,
+            },
+            json,
+        ),
+        Command::Eval { file, llm, verbose } => {
+            eval::run(&open(&data_dir)?, &file, llm, verbose, json)
+        }
         Command::Show { id } => show::run(&open(&data_dir)?, &id, json),
         Command::Stats => stats::run(&open(&data_dir)?, json),
         Command::Quarantine => quarantine::run(&open(&data_dir)?, json),

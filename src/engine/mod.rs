@@ -1,8 +1,12 @@
 //! The engine owns Quoth's state and side effects: the sled store, the tantivy index,
 //! and the pipelines that fill them. Front ends (the CLI, later the TUI) talk only to it.
 
+mod address_book;
+mod answer_eval;
+mod ask;
 mod embedding;
 mod ingest;
+mod llm;
 mod prepare;
 mod retrieval_eval;
 mod retrieve;
@@ -10,11 +14,17 @@ mod search;
 mod stats;
 mod threading;
 
+pub use address_book::MailboxContext;
+pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
+pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
 pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
 pub use ingest::{IngestPhase, IngestProgress, IngestReport};
+pub use llm::{LlmAnswerer, LlmConfig};
 pub use prepare::format_date;
 pub use retrieval_eval::{parse_questions, quote_free_text, ModeScores, RetrievalQuestion};
-pub use retrieve::{ChunkRef, Retrieval, RetrieveOptions, RetrievedHit, SearchMode, StageScores};
+pub use retrieve::{
+    ChunkRef, Retrieval, RetrieveHints, RetrieveOptions, RetrievedHit, SearchMode, StageScores,
+};
 pub use search::SearchHit;
 pub use stats::Stats;
 
@@ -28,7 +38,7 @@ use crate::source::SourceError;
 use crate::store::jobs::{JobError, JobQueue, QueueConfig};
 use crate::store::{Store, StoreError, StoredMessage};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -79,6 +89,7 @@ pub struct Engine {
     embedder: OnceLock<Arc<Embedder>>,
     gate: Gate,
     config: EngineConfig,
+    cached_context: Mutex<Option<(u64, MailboxContext)>>,
 }
 
 impl Engine {
@@ -107,6 +118,7 @@ impl Engine {
             embedder: OnceLock::new(),
             gate: Gate::default(),
             config: EngineConfig::default(),
+            cached_context: Mutex::new(None),
         };
         if rebuild || engine.lexical.doc_count() == 0 && engine.store.message_count() > 0 {
             engine.reindex(&mut |_, _| {})?;

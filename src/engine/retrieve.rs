@@ -90,6 +90,15 @@ pub struct Retrieval {
     pub timings_ms: HashMap<&'static str, f64>,
 }
 
+/// What a query plan knows beyond the query text: people and dates to favour (not
+/// to require), and messages to leave out.
+#[derive(Debug, Clone, Default)]
+pub struct RetrieveHints {
+    pub people: Vec<String>,
+    pub date: Option<(Option<i64>, Option<i64>)>,
+    pub avoid: HashSet<MessageKey>,
+}
+
 struct Candidate {
     key: MessageKey,
     score: f32,
@@ -99,11 +108,25 @@ struct Candidate {
 
 impl Engine {
     pub fn retrieve(&self, query: &str, opts: RetrieveOptions) -> Result<Retrieval> {
+        self.retrieve_with(query, opts, &RetrieveHints::default())
+    }
+
+    /// Retrieval with the hints of a query plan.
+    pub fn retrieve_with(
+        &self,
+        query: &str,
+        opts: RetrieveOptions,
+        hints: &RetrieveHints,
+    ) -> Result<Retrieval> {
         let mut timings = HashMap::new();
         let mut notes = Vec::new();
         let t0 = Instant::now();
         let parsed = parse_query(query, opts.now)?;
-        let split = split_query(&parsed);
+        let mut split = split_query(&parsed);
+        split.people.extend(hints.people.iter().cloned());
+        if split.date.is_none() {
+            split.date = hints.date;
+        }
         let allowed = match &split.filters {
             Some(f) => Some(
                 self.lexical
@@ -155,6 +178,9 @@ impl Engine {
 
         let t = Instant::now();
         let mut candidates = self.fuse(&lexical, &dense, opts.mode);
+        if !hints.avoid.is_empty() {
+            candidates.retain(|c| !hints.avoid.contains(&c.key));
+        }
         if opts.mode == SearchMode::Hybrid {
             self.apply_heuristics(&mut candidates, &split, allowed.as_ref())?;
         }

@@ -192,6 +192,24 @@ impl LexicalIndex {
         self.reader.searcher().num_docs()
     }
 
+    /// In how many messages' bodies a word occurs (after the body field's stemming),
+    /// for weighting question words by rarity.
+    pub fn body_doc_freq(&self, word: &str) -> u64 {
+        let Ok(mut analyzer) = self.index.tokenizer_for_field(self.fields.body) else {
+            return 0;
+        };
+        let mut stream = analyzer.token_stream(word);
+        let mut stemmed = None;
+        stream.process(&mut |t| {
+            if stemmed.is_none() {
+                stemmed = Some(t.text.clone());
+            }
+        });
+        let Some(stemmed) = stemmed else { return 0 };
+        let term = Term::from_field_text(self.fields.body, &stemmed);
+        self.reader.searcher().doc_freq(&term).unwrap_or(0)
+    }
+
     pub fn size_on_disk(&self) -> u64 {
         dir_size(&self.dir)
     }

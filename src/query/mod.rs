@@ -1,5 +1,8 @@
 //! The query language: notmuch/mu-style syntax with positioned errors.
 
 pub mod date_spec;
+pub mod natural_date;
+pub mod people;
+pub mod plan;
 pub mod split;
 pub mod syntax;

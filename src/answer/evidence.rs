@@ -1,0 +1,132 @@
+//! The evidence pack: the numbered passages an answer may cite. Each item is a chunk's
+//! `cite_text` (authored text only) with the facts a reader needs to trust it: message
+//! id, sender, date, subject, and the attachment name and page when it comes from one.
+
+use serde::{Deserialize, Serialize};
+
+/// One citable passage, numbered from 1 in the pack.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct EvidenceItem {
+    pub n: usize,
+    /// The stored message's key (hex).
+    pub key: String,
+    pub message_id: Option<String>,
+    pub thread_id: String,
+    /// Unix seconds.
+    pub date: Option<i64>,
+    pub from: String,
+    pub subject: String,
+    /// The exact authored text, and where it lies in the decoded body (or page text).
+    pub cite_text: String,
+    pub start: u32,
+    pub end: u32,
+    pub attachment: Option<String>,
+    pub page: Option<u32>,
+    /// Retrieval score of the message it came from (higher is better).
+    pub score: f32,
+    /// Retrieval rank of the message it came from (1 = best).
+    pub rank: usize,
+}
+
+impl EvidenceItem {
+    /// A rough token count: about four characters a token in English mail.
+    pub fn tokens(&self) -> usize {
+        (self.cite_text.len() + self.subject.len() + self.from.len() + 40) / 4
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct EvidencePack {
+    pub items: Vec<EvidenceItem>,
+    pub tokens: usize,
+    pub budget: usize,
+}
+
+impl EvidencePack {
+    /// Takes items in the order given until the token budget is spent (the first item
+    /// always fits), numbering them 1..n. Identical passages (the same text copied into
+    /// several folders) are kept once.
+    pub fn build(candidates: Vec<EvidenceItem>, budget: usize) -> Self {
+        let mut pack = EvidencePack {
+            items: Vec::new(),
+            tokens: 0,
+            budget,
+        };
+        for mut item in candidates {
+            if pack
+                .items
+                .iter()
+                .any(|i| i.cite_text.trim() == item.cite_text.trim())
+            {
+                continue;
+            }
+            let t = item.tokens();
+            if !pack.items.is_empty() && pack.tokens + t > budget {
+                continue;
+            }
+            item.n = pack.items.len() + 1;
+            pack.tokens += t;
+            pack.items.push(item);
+        }
+        pack
+    }
+
+    pub fn get(&self, n: usize) -> Option<&EvidenceItem> {
+        n.checked_sub(1).and_then(|i| self.items.get(i))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn item(text: &str, from: &str) -> EvidenceItem {
+    EvidenceItem {
+        n: 0,
+        key: format!("{:032x}", text.len()),
+        message_id: Some(format!("<{}@test>", text.len())),
+        thread_id: "0".repeat(16),
+        date: Some(988_675_200),
+        from: from.to_string(),
+        subject: "Test".to_string(),
+        cite_text: text.to_string(),
+        start: 0,
+        end: text.len() as u32,
+        attachment: None,
+        page: None,
+        score: 1.0,
+        rank: 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_items_and_respects_the_budget() {
+        let long = "word ".repeat(400);
+        let pack = EvidencePack::build(
+            vec![
+                item("first passage", "A"),
+                item(&long, "B"),
+                item("third passage here", "C"),
+            ],
+            100,
+        );
+        assert_eq!(pack.items.len(), 2);
+        assert_eq!(pack.items[0].n, 1);
+        assert_eq!(pack.items[1].cite_text, "third passage here");
+        assert_eq!(pack.items[1].n, 2);
+        assert!(pack.tokens <= 100);
+        assert_eq!(pack.get(2).map(|i| i.from.as_str()), Some("C"));
+        assert!(pack.get(0).is_none());
+    }
+
+    #[test]
+    fn keeps_copies_of_the_same_passage_once() {
+        let pack = EvidencePack::build(vec![item("same", "A"), item(" same ", "B")], 1000);
+        assert_eq!(pack.items.len(), 1);
+    }
+}

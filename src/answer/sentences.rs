@@ -1,0 +1,134 @@
+//! Sentence spans in authored text: the units an extractive answer quotes. Mail is
+//! written in lines as often as in sentences, so a line break that ends a short line
+//! (a list item, a one-line note) ends a sentence too.
+
+/// A sentence as a byte range of the text it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SentenceSpan {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl SentenceSpan {
+    pub fn text<'a>(&self, source: &'a str) -> &'a str {
+        source.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+/// Abbreviations after which a period does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "st", "jr", "sr", "inc", "corp", "co", "ltd", "vs", "etc", "e.g",
+    "i.e", "no", "approx", "dept", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "a.m", "p.m",
+    "u.s", "ave", "blvd", "ft", "mt",
+];
+
+/// Splits `text` into trimmed, non-empty sentence spans.
+pub fn sentences(text: &str) -> Vec<SentenceSpan> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let boundary = match b {
+            b'.' | b'!' | b'?' => {
+                let next = bytes.get(i + 1).copied();
+                let ends = next.is_none_or(|n| n == b' ' || n == b'\n' || n == b'\r' || n == b'"');
+                ends && !(b == b'.' && is_abbreviation(&text[start..i]))
+                    && !(b == b'.' && follows_digit_and_precedes_digit(bytes, i))
+            }
+            b'\n' => {
+                // A blank line always ends a sentence; a single break ends one when the
+                // line is short or the next line starts like a new item.
+                let line_start = text[..i].rfind('\n').map_or(start, |p| p + 1).max(start);
+                let line = text[line_start..i].trim();
+                let next_line = text[i + 1..].lines().next().unwrap_or("").trim_start();
+                next_line.is_empty()
+                    || line.len() < 60
+                    || next_line.starts_with(['-', '*', '\u{2022}'])
+                    || next_line.chars().next().is_some_and(|c| c.is_ascii_digit())
+            }
+            _ => false,
+        };
+        if boundary {
+            let end = if b == b'\n' { i } else { i + 1 };
+            push_trimmed(text, start, end, &mut out);
+            start = i + 1;
+        }
+        i += 1;
+    }
+    push_trimmed(text, start, text.len(), &mut out);
+    out
+}
+
+fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<SentenceSpan>) {
+    let Some(slice) = text.get(start..end) else {
+        return;
+    };
+    let lead = slice.len() - slice.trim_start().len();
+    let trimmed = slice.trim();
+    if trimmed.chars().any(|c| c.is_alphanumeric()) {
+        out.push(SentenceSpan {
+            start: start + lead,
+            end: start + lead + trimmed.len(),
+        });
+    }
+}
+
+fn is_abbreviation(before: &str) -> bool {
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
+        || ABBREVIATIONS.contains(&word.as_str())
+}
+
+fn follows_digit_and_precedes_digit(bytes: &[u8], i: usize) -> bool {
+    i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(t: &str) -> Vec<&str> {
+        sentences(t).iter().map(|s| s.text(t)).collect()
+    }
+
+    #[test]
+    fn splits_prose_keeping_abbreviations_and_decimals() {
+        let t = "Mr. Lay will call at 3 p.m. tomorrow. The price is $2.50 per MMBtu! Agreed?";
+        assert_eq!(
+            texts(t),
+            vec![
+                "Mr. Lay will call at 3 p.m. tomorrow.",
+                "The price is $2.50 per MMBtu!",
+                "Agreed?"
+            ]
+        );
+    }
+
+    #[test]
+    fn short_lines_and_list_items_are_sentences() {
+        let t = "Items:\n- gas storage\n- the Westgate permits\n\nThanks,\nPhillip";
+        assert_eq!(
+            texts(t),
+            vec![
+                "Items:",
+                "- gas storage",
+                "- the Westgate permits",
+                "Thanks,",
+                "Phillip"
+            ]
+        );
+    }
+
+    #[test]
+    fn wrapped_long_lines_join_into_one_sentence() {
+        let t = "This is a long line of prose that was wrapped by the mail client at\nseventy columns and goes on here.";
+        assert_eq!(texts(t).len(), 1);
+    }
+}

@@ -1,0 +1,83 @@
+//! The mailbox's address book and its "now" (the newest message's date), derived from
+//! the stored headers and kept in sled, stamped with the message count it was built
+//! from, so a question does not pay for reading every header each time.
+
+use super::{Engine, Result};
+use crate::query::people::AddressBook;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+const TREE: &str = "derived";
+const KEY: &[u8] = b"address_book";
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    message_count: u64,
+    newest: i64,
+    book: AddressBook,
+}
+
+/// What questions are read against.
+#[derive(Debug, Clone)]
+pub struct MailboxContext {
+    pub book: Arc<AddressBook>,
+    /// Unix seconds of the newest message: "last week" is measured from here.
+    pub newest: i64,
+}
+
+impl Engine {
+    /// The address book and newest date, rebuilt when the mailbox changed.
+    pub fn mailbox_context(&self) -> Result<MailboxContext> {
+        let count = self.store.message_count() as u64;
+        if let Ok(Some(ctx)) = self.cached_context.lock().map(|c| c.clone()) {
+            if ctx.0 == count {
+                return Ok(ctx.1);
+            }
+        }
+        let tree = self
+            .store
+            .db()
+            .open_tree(TREE)
+            .map_err(crate::store::StoreError::from)?;
+        let saved: Option<Saved> = tree
+            .get(KEY)
+            .map_err(crate::store::StoreError::from)?
+            .and_then(|b| bincode::deserialize(&b).ok())
+            .filter(|s: &Saved| s.message_count == count);
+        let saved = match saved {
+            Some(s) => s,
+            None => {
+                let mut pairs: Vec<(String, String)> = Vec::new();
+                let mut newest = 0i64;
+                for m in self.store.messages() {
+                    let m = m?;
+                    if let Some(d) = m.date {
+                        newest = newest.max(d);
+                    }
+                    for mb in m.from.iter().chain(&m.to).chain(&m.cc) {
+                        pairs.push((mb.name.clone().unwrap_or_default(), mb.address.clone()));
+                    }
+                }
+                let book = AddressBook::build(pairs.iter().map(|(n, a)| (n.as_str(), a.as_str())));
+                let saved = Saved {
+                    message_count: count,
+                    newest,
+                    book,
+                };
+                if let Ok(bytes) = bincode::serialize(&saved) {
+                    tree.insert(KEY, bytes)
+                        .map_err(crate::store::StoreError::from)?;
+                }
+                saved
+            }
+        };
+        let ctx = MailboxContext {
+            book: Arc::new(saved.book.restore()),
+            newest: saved.newest,
+        };
+        if let Ok(mut c) = self.cached_context.lock() {
+            *c = Some((count, ctx.clone()));
+        }
+        Ok(ctx)
+    }
+}

@@ -1,0 +1,290 @@
+//! `quoth eval`: runs a question set through `ask` and scores it. The format is
+//! documented in tests/answers/README.md: one JSON object a line with `question` (or
+//! `turns` for a conversation), `kind` (fact, followup, filter, abstain,
+//! adversarial), `gold_message_ids`, `answer_any` and, for adversarial items, `marker`.
+
+use super::ask::{AskOptions, AskOutcome};
+use super::{Engine, EngineError, Result};
+use crate::answer::conversation::Conversation;
+use crate::answer::normalize::{normalize, occurs_verbatim};
+use crate::answer::Answerer;
+use crate::mail::model::MessageKey;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct EvalItem {
+    #[serde(default)]
+    pub id: String,
+    pub kind: String,
+    #[serde(default)]
+    pub question: Option<String>,
+    #[serde(default)]
+    pub turns: Vec<String>,
+    #[serde(default)]
+    pub gold_message_ids: Vec<String>,
+    #[serde(default)]
+    pub answer_any: Vec<String>,
+    #[serde(default)]
+    pub marker: Option<String>,
+    /// Scope the question to the thread of this message (by Message-ID).
+    #[serde(default)]
+    pub thread_of: Option<String>,
+}
+
+impl EvalItem {
+    pub fn answerable(&self) -> bool {
+        self.kind != "abstain"
+    }
+
+    fn questions(&self) -> Vec<String> {
+        if self.turns.is_empty() {
+            self.question.iter().cloned().collect()
+        } else {
+            self.turns.clone()
+        }
+    }
+}
+
+/// Reads a JSONL question set; blank lines and lines starting with `//` are skipped.
+pub fn parse_eval_items(text: &str) -> std::result::Result<Vec<EvalItem>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        let item: EvalItem =
+            serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        if item.questions().is_empty() {
+            return Err(format!("line {}: no `question` or `turns`", i + 1));
+        }
+        out.push(item);
+    }
+    Ok(out)
+}
+
+/// How one item went.
+#[derive(Debug, Clone, Serialize)]
+pub struct ItemResult {
+    pub id: String,
+    pub kind: String,
+    pub question: String,
+    pub rewrite: String,
+    pub answer: Option<String>,
+    pub abstained: bool,
+    pub cited_gold: bool,
+    pub answer_correct: bool,
+    pub marker_leaked: bool,
+    pub quotes: usize,
+    pub quotes_verbatim: usize,
+    pub cited: Vec<String>,
+    pub latency_ms: f64,
+}
+
+/// The scores of a run.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct EvalReport {
+    pub items: usize,
+    pub answerable: usize,
+    pub unanswerable: usize,
+    /// A gold message among the citations, over answerable items.
+    pub citation_accuracy: f64,
+    /// An `answer_any` string in the answer or its quotes, over answerable items.
+    pub answer_accuracy: f64,
+    /// Unanswerable items abstained on, over unanswerable items.
+    pub correct_abstentions: f64,
+    /// Answerable items abstained on, over answerable items.
+    pub false_abstentions: f64,
+    pub markers_leaked: usize,
+    pub adversarial: usize,
+    /// Quotes found verbatim in their cited message's stored text, over all quotes.
+    pub verbatim_share: f64,
+    pub latency_p50_ms: f64,
+    pub latency_p95_ms: f64,
+    pub results: Vec<ItemResult>,
+}
+
+fn contains_loose(hay: &str, needle: &str) -> bool {
+    let n = normalize(needle);
+    !n.is_empty() && normalize(hay).contains(&n)
+}
+
+fn bare_id(id: &str) -> String {
+    id.trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .to_string()
+}
+
+impl Engine {
+    /// Whether a citation's quote is in the stored message's text at the cited span.
+    fn quote_is_verbatim(&self, key: &str, start: u32, end: u32, quote: &str) -> Result<bool> {
+        let Some(key) = MessageKey::from_hex(key) else {
+            return Ok(false);
+        };
+        let Some(msg) = self.store.message(&key)? else {
+            return Ok(false);
+        };
+        let text = msg.body.get(start as usize..end as usize).unwrap_or("");
+        Ok(occurs_verbatim(quote, text))
+    }
+
+    /// Runs every item (each in a new conversation) and scores the answers.
+    pub fn run_eval(
+        &self,
+        items: &[EvalItem],
+        answerer: &dyn Answerer,
+        opts: &AskOptions,
+        progress: &mut dyn FnMut(&ItemResult),
+    ) -> Result<EvalReport> {
+        let mut report = EvalReport::default();
+        let mut latencies = Vec::new();
+        let (mut quotes, mut verbatim) = (0usize, 0usize);
+        for item in items {
+            let mut conversation = Conversation::default();
+            let mut item_opts = opts.clone();
+            if let Some(id) = &item.thread_of {
+                let msg = self.find_message(id)?;
+                item_opts.thread = Some(self.thread_id(&msg.key)?.to_hex());
+            }
+            let mut last: Option<AskOutcome> = None;
+            let mut latency = 0.0;
+            for q in item.questions() {
+                let t = Instant::now();
+                let outcome = self.ask(&q, &mut conversation, answerer, &item_opts, &mut |_| {})?;
+                latency = t.elapsed().as_secs_f64() * 1000.0;
+                latencies.push(latency);
+                last = Some(outcome);
+            }
+            let Some(outcome) = last else {
+                return Err(EngineError::NoSuchMessage(format!(
+                    "item {} has no question",
+                    item.id
+                )));
+            };
+            let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare_id(g)).collect();
+            let cited: Vec<String> = outcome
+                .citations
+                .iter()
+                .filter_map(|c| c.message_id.as_deref().map(bare_id))
+                .collect();
+            let shown = format!(
+                "{} {}",
+                outcome.answer.clone().unwrap_or_default(),
+                outcome
+                    .citations
+                    .iter()
+                    .map(|c| c.quote.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            let mut item_verbatim = 0;
+            for c in &outcome.citations {
+                if self.quote_is_verbatim(&c.key, c.start, c.end, &c.quote)? {
+                    item_verbatim += 1;
+                }
+            }
+            quotes += outcome.citations.len();
+            verbatim += item_verbatim;
+            let result = ItemResult {
+                id: item.id.clone(),
+                kind: item.kind.clone(),
+                question: item.questions().join(" / "),
+                rewrite: outcome.rewrite.clone(),
+                answer: outcome.answer.clone(),
+                abstained: outcome.abstained,
+                cited_gold: cited.iter().any(|c| gold.contains(c)),
+                answer_correct: !outcome.abstained
+                    && item.answer_any.iter().any(|a| contains_loose(&shown, a)),
+                marker_leaked: item
+                    .marker
+                    .as_ref()
+                    .is_some_and(|m| contains_loose(&shown, m)),
+                quotes: outcome.citations.len(),
+                quotes_verbatim: item_verbatim,
+                cited,
+                latency_ms: latency,
+            };
+            progress(&result);
+            report.results.push(result);
+        }
+        let answerable: Vec<&ItemResult> = report
+            .results
+            .iter()
+            .filter(|r| r.kind != "abstain")
+            .collect();
+        let unanswerable: Vec<&ItemResult> = report
+            .results
+            .iter()
+            .filter(|r| r.kind == "abstain")
+            .collect();
+        let share = |n: usize, d: usize| if d == 0 { 0.0 } else { n as f64 / d as f64 };
+        report.items = report.results.len();
+        report.answerable = answerable.len();
+        report.unanswerable = unanswerable.len();
+        report.citation_accuracy = share(
+            answerable.iter().filter(|r| r.cited_gold).count(),
+            answerable.len(),
+        );
+        report.answer_accuracy = share(
+            answerable.iter().filter(|r| r.answer_correct).count(),
+            answerable.len(),
+        );
+        report.false_abstentions = share(
+            answerable.iter().filter(|r| r.abstained).count(),
+            answerable.len(),
+        );
+        report.correct_abstentions = share(
+            unanswerable.iter().filter(|r| r.abstained).count(),
+            unanswerable.len(),
+        );
+        report.adversarial = report
+            .results
+            .iter()
+            .filter(|r| r.kind == "adversarial")
+            .count();
+        report.markers_leaked = report.results.iter().filter(|r| r.marker_leaked).count();
+        report.verbatim_share = if quotes == 0 {
+            1.0
+        } else {
+            share(verbatim, quotes)
+        };
+        latencies.sort_by(|a, b| a.total_cmp(b));
+        report.latency_p50_ms = percentile(&latencies, 0.5);
+        report.latency_p95_ms = percentile(&latencies, 0.95);
+        Ok(report)
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_questions_and_turns() {
+        let items = parse_eval_items(
+            "{\"id\":\"a\",\"kind\":\"fact\",\"question\":\"Q?\",\"gold_message_ids\":[\"<x@y>\"],\"answer_any\":[\"1\"]}\n\n// note\n{\"kind\":\"followup\",\"turns\":[\"A?\",\"and B?\"]}",
+        )
+        .expect("valid");
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[1].questions(), vec!["A?", "and B?"]);
+        assert!(parse_eval_items("{\"kind\":\"fact\"}").is_err());
+        assert!(parse_eval_items("{nope").is_err());
+    }
+
+    #[test]
+    fn loose_matching_ignores_case_and_spacing() {
+        assert!(contains_loose("Due  on\nNov. 30 at noon", "nov. 30"));
+        assert!(!contains_loose("anything", ""));
+        assert_eq!(bare_id(" <a@b> "), "a@b");
+    }
+}

@@ -1,0 +1,306 @@
+//! The mailbox's own address book, built from its headers: who the user corresponds
+//! with, by name, address and nickname, so a question that says "Phil" or "Mr. Lay"
+//! finds the person the mail calls "Phillip K Allen" <phillip.allen@enron.com>.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Person {
+    /// The display name seen most often.
+    pub name: String,
+    pub addresses: Vec<String>,
+    /// Messages in which the person appears (as sender or recipient).
+    pub messages: u32,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct AddressBook {
+    pub people: Vec<Person>,
+    /// Lowercased name part (first name, last name, address local part) → people.
+    #[serde(skip)]
+    index: HashMap<String, Vec<usize>>,
+}
+
+/// A person a question mentions.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PersonMention {
+    /// The words of the question that named them.
+    pub mention: String,
+    /// Names and addresses to look for in a message's people (lowercased).
+    pub match_terms: Vec<String>,
+    pub confidence: f32,
+}
+
+const NICKNAMES: &[(&str, &str)] = &[
+    ("phil", "phillip"),
+    ("phil", "philip"),
+    ("ken", "kenneth"),
+    ("kenny", "kenneth"),
+    ("bob", "robert"),
+    ("rob", "robert"),
+    ("bobby", "robert"),
+    ("jim", "james"),
+    ("jimmy", "james"),
+    ("mike", "michael"),
+    ("bill", "william"),
+    ("will", "william"),
+    ("tom", "thomas"),
+    ("dave", "david"),
+    ("steve", "steven"),
+    ("steve", "stephen"),
+    ("chris", "christopher"),
+    ("jeff", "jeffrey"),
+    ("rick", "richard"),
+    ("dick", "richard"),
+    ("rich", "richard"),
+    ("liz", "elizabeth"),
+    ("beth", "elizabeth"),
+    ("kate", "katherine"),
+    ("kathy", "katherine"),
+    ("sue", "susan"),
+    ("tim", "timothy"),
+    ("joe", "joseph"),
+    ("greg", "gregory"),
+    ("andy", "andrew"),
+    ("dan", "daniel"),
+    ("danny", "daniel"),
+    ("matt", "matthew"),
+    ("sam", "samuel"),
+    ("tony", "anthony"),
+    ("ben", "benjamin"),
+    ("pat", "patricia"),
+    ("pat", "patrick"),
+    ("jenny", "jennifer"),
+    ("jen", "jennifer"),
+    ("ed", "edward"),
+    ("ted", "edward"),
+    ("larry", "lawrence"),
+    ("ron", "ronald"),
+    ("don", "donald"),
+    ("jack", "john"),
+    ("johnny", "john"),
+    ("vince", "vincent"),
+    ("mark", "marc"),
+    ("ray", "raymond"),
+    ("fred", "frederick"),
+    ("gene", "eugene"),
+];
+
+/// Lowercased name parts of a display name or address.
+fn name_parts(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|p| p.len() > 1)
+        .map(|p| p.to_lowercase())
+        .collect()
+}
+
+impl AddressBook {
+    /// Builds the book from (display name, address) pairs as they occur in headers,
+    /// one pair per appearance.
+    pub fn build<'a>(appearances: impl Iterator<Item = (&'a str, &'a str)>) -> Self {
+        let mut by_address: HashMap<String, (HashMap<String, u32>, u32)> = HashMap::new();
+        for (name, address) in appearances {
+            let address = address.trim().to_lowercase();
+            if address.is_empty() || !address.contains('@') {
+                continue;
+            }
+            let entry = by_address.entry(address).or_default();
+            let name = name.trim().trim_matches(['"', '\'']).trim();
+            if !name.is_empty() && !name.contains('@') {
+                *entry.0.entry(name.to_string()).or_default() += 1;
+            }
+            entry.1 += 1;
+        }
+        let mut people: Vec<Person> = by_address
+            .into_iter()
+            .map(|(address, (names, count))| {
+                let name = names
+                    .into_iter()
+                    .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+                    .map(|(n, _)| n)
+                    .unwrap_or_else(|| address.split('@').next().unwrap_or("").replace('.', " "));
+                Person {
+                    name,
+                    addresses: vec![address],
+                    messages: count,
+                }
+            })
+            .collect();
+        people.sort_by(|a, b| {
+            b.messages
+                .cmp(&a.messages)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        let mut book = AddressBook {
+            people,
+            index: HashMap::new(),
+        };
+        book.reindex();
+        book
+    }
+
+    fn reindex(&mut self) {
+        self.index.clear();
+        for (i, p) in self.people.iter().enumerate() {
+            let local = p
+                .addresses
+                .first()
+                .and_then(|a| a.split('@').next())
+                .unwrap_or("");
+            let mut parts = name_parts(&p.name);
+            parts.extend(name_parts(local));
+            parts.sort();
+            parts.dedup();
+            for part in parts {
+                self.index.entry(part).or_default().push(i);
+            }
+        }
+    }
+
+    /// Rebuilds the lookup index after deserialising.
+    pub fn restore(mut self) -> Self {
+        self.reindex();
+        self
+    }
+
+    fn lookup(&self, word: &str) -> Vec<usize> {
+        let mut out = self.index.get(word).cloned().unwrap_or_default();
+        for (nick, full) in NICKNAMES {
+            if *nick == word {
+                out.extend(self.index.get(*full).cloned().unwrap_or_default());
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// People named in a question: capitalised words (and the word after them, for
+    /// "Phillip Allen") that are names of people in the book.
+    pub fn mentions(&self, question: &str) -> Vec<PersonMention> {
+        let words: Vec<&str> = question
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut out: Vec<PersonMention> = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let raw = words[i].trim_end_matches("'s");
+            let capital = raw.chars().next().is_some_and(|c| c.is_uppercase());
+            let lower = raw.to_lowercase();
+            if !capital || lower.len() < 2 || crate::answer::terms::is_stop(&lower) {
+                i += 1;
+                continue;
+            }
+            let mut found = self.lookup(&lower);
+            let mut mention = raw.to_string();
+            // A following capitalised word narrows "Sally" to "Sally Beck".
+            if let Some(next) = words.get(i + 1).map(|w| w.trim_end_matches("'s")) {
+                if next.chars().next().is_some_and(|c| c.is_uppercase()) {
+                    let narrowed: Vec<usize> = self
+                        .lookup(&next.to_lowercase())
+                        .into_iter()
+                        .filter(|p| found.contains(p))
+                        .collect();
+                    if !narrowed.is_empty() {
+                        found = narrowed;
+                        mention = format!("{raw} {next}");
+                        i += 1;
+                    } else if found.is_empty() {
+                        found = self.lookup(&next.to_lowercase());
+                        if !found.is_empty() {
+                            mention = next.to_string();
+                            i += 1;
+                        }
+                    }
+                }
+            }
+            i += 1;
+            if found.is_empty() {
+                continue;
+            }
+            let total: u32 = found.iter().map(|&p| self.people[p].messages).sum();
+            let top = found
+                .iter()
+                .map(|&p| self.people[p].messages)
+                .max()
+                .unwrap_or(0);
+            // The people most often in the mail stand for the name; rare namesakes
+            // (a one-off "Sally" in a newsletter) add little.
+            let mut match_terms = Vec::new();
+            for &p in found.iter().take(6) {
+                let person = &self.people[p];
+                if person.messages * 5 < top {
+                    continue;
+                }
+                match_terms.push(person.name.to_lowercase());
+                match_terms.extend(person.addresses.iter().cloned());
+            }
+            let top_share = top as f32 / total.max(1) as f32;
+            let confidence = if mention.contains(' ') {
+                0.9
+            } else {
+                0.4 + 0.5 * top_share
+            };
+            if !out.iter().any(|m| m.mention == mention) {
+                out.push(PersonMention {
+                    mention,
+                    match_terms,
+                    confidence,
+                });
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn book() -> AddressBook {
+        let mut pairs = Vec::new();
+        for _ in 0..30 {
+            pairs.push(("Phillip K Allen", "phillip.allen@enron.com"));
+        }
+        for _ in 0..10 {
+            pairs.push(("Sally Beck", "sally.beck@enron.com"));
+        }
+        pairs.push(("Sally Smith", "sally.smith@example.com"));
+        pairs.push(("", "kenneth.lay@enron.com"));
+        AddressBook::build(pairs.into_iter())
+    }
+
+    #[test]
+    fn finds_people_by_name_nickname_and_address() {
+        let b = book();
+        let m = b.mentions("What did Phil say about the strike price?");
+        assert_eq!(m.len(), 1);
+        assert!(m[0]
+            .match_terms
+            .contains(&"phillip.allen@enron.com".to_string()));
+        let m = b.mentions("Did Ken Lay approve it?");
+        assert_eq!(m[0].mention, "Ken Lay");
+        assert!(m[0]
+            .match_terms
+            .contains(&"kenneth.lay@enron.com".to_string()));
+        assert!(m[0].confidence > 0.8);
+    }
+
+    #[test]
+    fn a_full_name_narrows_namesakes() {
+        let b = book();
+        let m = b.mentions("What did Sally Beck want?");
+        assert_eq!(m[0].mention, "Sally Beck");
+        assert_eq!(m[0].match_terms, vec!["sally beck", "sally.beck@enron.com"]);
+        let m = b.mentions("What did Sally want?");
+        assert!(m[0].match_terms.contains(&"sally beck".to_string()));
+        assert!(!m[0].match_terms.contains(&"sally smith".to_string()));
+    }
+
+    #[test]
+    fn ordinary_words_are_not_people() {
+        assert!(book().mentions("What is the Westgate budget?").is_empty());
+    }
+}
