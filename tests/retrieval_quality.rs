@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{embed_all, ingest, models, open, shared};
+use common::{enron_store, open};
 use quoth::engine::{parse_questions, SearchMode};
 use std::path::Path;
 
@@ -18,26 +18,22 @@ fn load(name: &str) -> Vec<quoth::engine::RetrievalQuestion> {
 
 #[test]
 fn hybrid_beats_lexical_and_semantic_on_the_enron_question_set() {
-    let Some(maildir) = shared("data/enron/maildir") else {
+    let Some((dir, built)) = enron_store() else {
         return;
     };
-    if models().is_none() {
-        return;
-    }
     let questions = load("enron_questions.jsonl");
     assert!(questions.len() >= 40);
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mut engine = open(tmp.path());
-    ingest(&mut engine, &[maildir]);
-    let report = embed_all(&mut engine);
-    let stats = engine.stats().expect("stats");
-    eprintln!(
-        "embedded {} distinct texts for {} chunks ({:.0}% skipped as duplicates) in {:.0} s",
-        report.embedded,
-        stats.chunks,
-        100.0 * (1.0 - report.embedded as f64 / stats.chunks as f64),
-        report.seconds
-    );
+    let engine = open(&dir);
+    if let Some(report) = built {
+        let stats = engine.stats().expect("stats");
+        eprintln!(
+            "embedded {} distinct texts for {} chunks ({:.0}% skipped as duplicates) in {:.0} s",
+            report.embedded,
+            stats.chunks,
+            100.0 * (1.0 - report.embedded as f64 / stats.chunks as f64),
+            report.seconds
+        );
+    }
     let lexical = engine
         .evaluate_retrieval(&questions, SearchMode::Lexical, true)
         .expect("eval");

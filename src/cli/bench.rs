@@ -64,6 +64,18 @@ pub enum BenchWhat {
         #[arg(long)]
         work_dir: Option<PathBuf>,
     },
+    /// Warm `ask` latency (extractive answerer) p50/p95 over a question set, on a data
+    /// directory that is already ingested and embedded.
+    Ask {
+        #[arg(long)]
+        store: PathBuf,
+        /// A question set in the `quoth eval` format.
+        #[arg(long)]
+        questions: PathBuf,
+        /// Timed passes after the warm-up pass.
+        #[arg(long, default_value_t = 2)]
+        passes: usize,
+    },
 }
 
 /// One measured run of a child process.
@@ -87,6 +99,11 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             latency_store,
             work_dir,
         } => bench_semantic(&maildir, latency_store, work_dir, json),
+        BenchWhat::Ask {
+            store,
+            questions,
+            passes,
+        } => super::bench_ask::run(&store, &questions, passes, json),
         BenchWhat::Retrieval {
             maildir,
             questions,

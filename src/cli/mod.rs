@@ -2,6 +2,7 @@
 
 mod ask;
 mod bench;
+mod bench_ask;
 mod bench_retrieval;
 mod demo;
 mod eval;

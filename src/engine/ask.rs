@@ -36,6 +36,9 @@ pub struct AskOptions {
     /// Least share of claims that must survive validation.
     pub min_kept_share: f32,
     pub rerank: bool,
+    /// When the thread holds no answer, search the whole mailbox (and say so). Off,
+    /// the question is answered from the thread alone or not at all.
+    pub widen: bool,
 }
 
 impl Default for AskOptions {
@@ -47,6 +50,7 @@ impl Default for AskOptions {
             min_confidence: 0.2,
             min_kept_share: 0.7,
             rerank: false,
+            widen: true,
         }
     }
 }
@@ -162,7 +166,8 @@ impl Engine {
             None => resolved.prefer_threads.clone(),
         };
         let mut attempts = Vec::new();
-        if !scope.is_empty() {
+        let scoped = !scope.is_empty();
+        if scoped {
             attempts.push(Attempt {
                 threads: scope,
                 filters: false,
@@ -171,6 +176,7 @@ impl Engine {
                 label: "thread",
             });
         }
+        let widen = opts.widen || !scoped;
         attempts.push(Attempt {
             threads: Vec::new(),
             filters: true,
@@ -209,6 +215,9 @@ impl Engine {
         let mut confidence = 0.0;
         let mut answered: Option<Answered> = None;
         let mut answerer_used = answerer.name();
+        if !widen {
+            attempts.truncate(1);
+        }
         let mut i = 0;
         while i < attempts.len() {
             let attempt = &attempts[i];
@@ -249,7 +258,7 @@ impl Engine {
             confidence = retrieval.confidence;
             let in_thread = attempt.label == "thread";
             if retrieval.hits.is_empty() || retrieval.confidence < opts.min_confidence {
-                if in_thread {
+                if in_thread && widen {
                     notes.push("the thread holds no evidence: widened to the whole mailbox".into());
                     continue;
                 }
@@ -290,7 +299,7 @@ impl Engine {
             let text = match draft {
                 Draft::Text(t) => t,
                 Draft::NoAnswer(why) => {
-                    if in_thread {
+                    if in_thread && widen {
                         notes.push(format!(
                             "the thread does not answer it ({why}): widened to the whole mailbox"
                         ));

@@ -456,9 +456,9 @@ impl Engine {
                 continue;
             };
             let text = format!("{} {}", msg.subject, msg.body);
+            // A candidate without vectors (not embedded yet) is judged on its words.
             let cosine = match (query_vec, &c.best_chunk) {
                 (Some(_), Some((_, s))) => Some(*s),
-                (Some(_), None) => Some(0.0),
                 _ => None,
             };
             let signals = GateSignals {

@@ -83,3 +83,71 @@ pub fn ingest(engine: &mut Engine, paths: &[PathBuf]) -> IngestReport {
 pub fn open(dir: &Path) -> Engine {
     Engine::open(dir).expect("engine opens")
 }
+
+/// The Enron maildir (8,971 messages) plus the prompt-injection test mail, ingested
+/// and embedded once and reused by the test binaries that read it (retrieval quality,
+/// answer quality). The copy lives under target/ and is keyed by a hash of the source
+/// tree, Cargo.lock and the fixtures, so any change to the code builds it afresh.
+/// Returns the data directory and, when it was built now, the embedding report.
+/// None (after a SKIP message) when the shared data or the model is absent.
+pub fn enron_store() -> Option<(PathBuf, Option<quoth::engine::EmbedReport>)> {
+    let maildir = shared("data/enron/maildir")?;
+    models()?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let injections = root.join("tests/fixtures/injection-maildir");
+    let mut hasher = blake3::Hasher::new();
+    let mut files = Vec::new();
+    collect_files(&root.join("src"), &mut files);
+    collect_files(&injections, &mut files);
+    files.push(root.join("Cargo.lock"));
+    files.sort();
+    for f in &files {
+        hasher.update(f.to_string_lossy().as_bytes());
+        hasher.update(&std::fs::read(f).unwrap_or_default());
+    }
+    let key = hasher.finalize().to_hex().to_string();
+    let cache = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("quoth-test-cache");
+    std::fs::create_dir_all(&cache).expect("cache dir");
+    let dir = cache.join(format!("enron-{}", &key[..16]));
+    let lock = std::fs::File::create(cache.join("enron.lock")).expect("lock file");
+    // Only one test process builds it; the others wait, then reuse it.
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a file descriptor this function owns for its whole duration.
+    unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) };
+    let done = dir.join("complete");
+    if done.exists() {
+        return Some((dir, None));
+    }
+    // Older copies are stale.
+    if let Ok(entries) = std::fs::read_dir(&cache) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with("enron-") {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    let mut engine = open(&dir);
+    let report = ingest(&mut engine, &[maildir, injections]);
+    assert_eq!(report.quarantined, 0, "{report:?}");
+    let embedded = embed_all(&mut engine);
+    drop(engine);
+    std::fs::write(&done, b"").expect("mark complete");
+    Some((dir, Some(embedded)))
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
