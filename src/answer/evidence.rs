@@ -15,6 +15,9 @@ pub struct EvidenceItem {
     /// Unix seconds.
     pub date: Option<i64>,
     pub from: String,
+    /// The message's recipients (To and Cc), as displayed.
+    #[serde(default)]
+    pub recipients: String,
     pub subject: String,
     /// The exact authored text, and where it lies in the decoded body (or page text).
     pub cite_text: String,
@@ -89,6 +92,7 @@ pub(crate) fn item(text: &str, from: &str) -> EvidenceItem {
         thread_id: "0".repeat(16),
         date: Some(988_675_200),
         from: from.to_string(),
+        recipients: String::new(),
         subject: "Test".to_string(),
         cite_text: text.to_string(),
         start: 0,

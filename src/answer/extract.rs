@@ -21,6 +21,12 @@ pub struct ExtractiveConfig {
     pub companion_ratio: f32,
     /// Most sentences quoted (list questions may take this many).
     pub max_sentences: usize,
+    /// Question words at least this rare (inverse document frequency) name what the
+    /// question is about: a message that lacks them does not answer it, however close
+    /// its other words come ("the strike price of Mike's grant" vs. someone else's).
+    pub rare_idf: f32,
+    /// Share of the rare words' weight a message may lack and still answer.
+    pub max_missing_rare: f32,
 }
 
 impl Default for ExtractiveConfig {
@@ -29,6 +35,8 @@ impl Default for ExtractiveConfig {
             min_score: 0.45,
             companion_ratio: 0.85,
             max_sentences: 3,
+            rare_idf: 4.25,
+            max_missing_rare: 0.0,
         }
     }
 }
@@ -47,6 +55,62 @@ pub struct ScoredSentence {
     /// Share of the question's weighted terms the sentence holds.
     pub coverage: f32,
     pub has_type: bool,
+}
+
+/// Words that end a question's focus phrase ("which hotel did ...").
+const FOCUS_STOP: &[&str] = &[
+    "is", "was", "are", "were", "did", "does", "do", "will", "would", "has", "have", "had",
+    "should", "can", "could", "in", "on", "at", "for", "of", "to", "from", "with", "about", "by",
+    "that", "which", "who", "we", "i", "he", "she", "they", "you", "it", "my", "our", "his", "her",
+    "their", "and", "or", "when", "where", "if",
+];
+
+/// The thing a "which …" or "what …" question asks for: "Which hotel did they stay
+/// at?" → hotel; "What was the winning bid?" → winning, bid. An answer must name it;
+/// a sentence about the same people and place that names no hotel is a near miss.
+pub fn focus_terms(question: &str) -> Vec<String> {
+    let words: Vec<String> = question
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().replace("'s", ""))
+        .collect();
+    let Some(start) = words.iter().position(|w| w == "which" || w == "what") else {
+        return Vec::new();
+    };
+    let mut i = start + 1;
+    // "what was the X", "what's the X", "what is the X".
+    if words
+        .get(i)
+        .is_some_and(|w| ["was", "is", "are", "were"].contains(&w.as_str()))
+    {
+        i += 1;
+    }
+    while words
+        .get(i)
+        .is_some_and(|w| ["the", "a", "an", "kind", "type", "sort", "of"].contains(&w.as_str()))
+    {
+        i += 1;
+    }
+    let mut out = Vec::new();
+    while let Some(w) = words.get(i) {
+        if FOCUS_STOP.contains(&w.as_str()) || out.len() == 3 {
+            break;
+        }
+        if !crate::answer::terms::is_stop(w) {
+            out.push(stem(w));
+        }
+        i += 1;
+    }
+    // "what did X do" has no focus noun: the first word after "what" was a verb.
+    if words.get(start + 1).is_some_and(|w| {
+        [
+            "did", "does", "do", "will", "would", "should", "can", "could", "has", "have", "had",
+        ]
+        .contains(&w.as_str())
+    }) {
+        return Vec::new();
+    }
+    out
 }
 
 /// Greetings, sign-offs and other lines that state nothing.
@@ -109,19 +173,47 @@ impl ExtractiveAnswerer {
                 (stem(&w), weight)
             })
             .collect();
+        let rare: Vec<(String, f32)> = terms
+            .iter()
+            .filter(|t| t.1 >= self.config.rare_idf)
+            .cloned()
+            .collect();
+        // What each message says in all its passages, with its subject and people.
+        let mut message_context: HashMap<&str, HashSet<String>> = HashMap::new();
+        for item in &request.pack.items {
+            message_context
+                .entry(item.key.as_str())
+                .or_default()
+                .extend(stem_set(&format!(
+                    "{} {} {} {}",
+                    item.subject, item.from, item.recipients, item.cite_text
+                )));
+        }
+        // Dates and amounts are checked by type; the focus is for the other questions.
+        let focus = match request.qtype {
+            QuestionType::When | QuestionType::HowMuch => Vec::new(),
+            _ => focus_terms(request.question),
+        };
         let mut out = Vec::new();
         for (idx, item) in request.pack.items.iter().enumerate() {
-            let context = stem_set(&format!(
-                "{} {} {}",
-                item.subject, item.from, item.cite_text
-            ));
-            let item_cover = coverage(&terms, &context);
+            let Some(context) = message_context.get(item.key.as_str()) else {
+                continue;
+            };
+            if !rare.is_empty() && 1.0 - coverage(&rare, context) > self.config.max_missing_rare {
+                continue;
+            }
+            // A message that never names what the question asks for does not answer it.
+            if !focus.is_empty() && !focus.iter().any(|f| context.contains(f)) {
+                continue;
+            }
+            let item_cover = coverage(&terms, context);
             for span in sentences(&item.cite_text) {
                 let text = span.text(&item.cite_text);
                 if is_filler(text) || is_injection(text) {
                     continue;
                 }
                 let own = stem_set(text);
+                let names_focus = focus.iter().any(|f| own.contains(f));
                 let cover = coverage(&terms, &own);
                 let has_type = type_match(request.qtype, text);
                 let type_bonus = match (request.qtype, has_type) {
@@ -130,7 +222,8 @@ impl ExtractiveAnswerer {
                     (_, false) => -0.2,
                 };
                 let rank_prior = 0.15 / item.rank.max(1) as f32;
-                let score = cover + 0.35 * item_cover + type_bonus + rank_prior;
+                let focus_bonus = if names_focus { 0.2 } else { 0.0 };
+                let score = cover + 0.35 * item_cover + type_bonus + rank_prior + focus_bonus;
                 out.push(ScoredSentence {
                     item: idx,
                     text: text.to_string(),
@@ -145,7 +238,14 @@ impl ExtractiveAnswerer {
     }
 
     fn compose(&self, request: &AnswerRequest<'_>, ranked: &[ScoredSentence]) -> Option<String> {
-        let best = ranked.first()?;
+        let needs_type = matches!(request.qtype, QuestionType::When | QuestionType::HowMuch);
+        // A "when" or "how much" is answered only by a sentence that states a date or
+        // an amount.
+        let best = if needs_type {
+            ranked.iter().find(|s| s.has_type)?
+        } else {
+            ranked.first()?
+        };
         if best.score < self.config.min_score {
             return None;
         }
@@ -285,6 +385,21 @@ mod tests {
             Draft::Text(t) => assert!(!t.contains("BANANA"), "{t}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_focus_is_what_follows_which_or_what() {
+        assert_eq!(focus_terms("Which hotel did Ken stay at?"), vec!["hotel"]);
+        assert_eq!(
+            focus_terms("What was the winning bid in the sale?"),
+            vec!["winn", "bid"]
+        );
+        assert_eq!(
+            focus_terms("What's the gate code for the house?"),
+            vec!["gat", "cod"]
+        );
+        assert!(focus_terms("What did the doctor find?").is_empty());
+        assert!(focus_terms("Who wrote it?").is_empty());
     }
 
     #[test]

@@ -72,14 +72,25 @@ pub fn has_amount(text: &str) -> bool {
     }
     let lower = text.to_lowercase();
     let ws: Vec<&str> = words(&lower).collect();
-    ws.windows(2)
-        .any(|p| p[0].chars().any(|c| c.is_ascii_digit()) && AMOUNT_WORDS.contains(&p[1]))
-        || ws.iter().any(|w| {
-            w.chars().any(|c| c.is_ascii_digit())
-                && w.chars().filter(|c| c.is_ascii_digit()).count() >= 2
-                && !is_year(w)
+    let unit = ws
+        .windows(2)
+        .any(|p| p[0].chars().all(|c| c.is_ascii_digit()) && AMOUNT_WORDS.contains(&p[1]));
+    // 1,250 or 2.50: a figure, where a bare 78028 may be a zip code or a flight.
+    let figure = text.split_whitespace().any(|w| {
+        let w = w.trim_matches(|c: char| !c.is_ascii_digit());
+        let b = w.as_bytes();
+        b.windows(3).any(|t| {
+            t[0].is_ascii_digit() && (t[1] == b',' || t[1] == b'.') && t[2].is_ascii_digit()
         })
+    });
+    let counted = ws.iter().any(|w| NUMBER_WORDS.contains(w));
+    unit || figure || counted
 }
+
+const NUMBER_WORDS: &[&str] = &[
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "fifteen", "twenty", "thirty", "forty", "fifty", "hundred", "dozen", "half",
+];
 
 /// Numbers in the text, normalised (thousands separators and a leading `$` removed,
 /// trailing `.0`s kept as written), for comparing a claim with its quote.
@@ -186,6 +197,8 @@ mod tests {
         assert!(has_amount("5,000 MMBtu per day"));
         assert!(has_amount("it costs 2 million"));
         assert!(!has_amount("Call me tomorrow."));
+        assert!(!has_amount("Kerrville, TX 78028"));
+        assert!(has_amount("three brokerage firms"));
     }
 
     #[test]

@@ -74,6 +74,8 @@ pub struct ItemResult {
     pub answer: Option<String>,
     pub abstained: bool,
     pub cited_gold: bool,
+    /// A gold message was among the retrieved messages (retrieval found it).
+    pub retrieved_gold: bool,
     pub answer_correct: bool,
     pub marker_leaked: bool,
     pub quotes: usize,
@@ -195,6 +197,11 @@ impl Engine {
                 answer: outcome.answer.clone(),
                 abstained: outcome.abstained,
                 cited_gold: cited.iter().any(|c| gold.contains(c)),
+                retrieved_gold: outcome
+                    .retrieved
+                    .iter()
+                    .filter_map(|r| r.message_id.as_deref().map(bare_id))
+                    .any(|m| gold.contains(&m)),
                 answer_correct: !outcome.abstained
                     && item.answer_any.iter().any(|a| contains_loose(&shown, a)),
                 marker_leaked: item

@@ -45,8 +45,8 @@ impl Default for AskOptions {
     fn default() -> Self {
         Self {
             thread: None,
-            depth: 8,
-            budget: 1800,
+            depth: 12,
+            budget: 3000,
             min_confidence: 0.2,
             min_kept_share: 0.7,
             rerank: false,
@@ -374,6 +374,17 @@ impl Engine {
             let Some(key) = MessageKey::from_hex(&hit.hit.key) else {
                 continue;
             };
+            let recipients = self
+                .store
+                .message(&key)?
+                .map(|m| {
+                    format!(
+                        "{} {}",
+                        crate::mail::model::display_list(&m.to),
+                        crate::mail::model::display_list(&m.cc)
+                    )
+                })
+                .unwrap_or_default();
             let item = |cite_text: String, start: u32, end: u32| EvidenceItem {
                 n: 0,
                 key: hit.hit.key.clone(),
@@ -381,6 +392,7 @@ impl Engine {
                 thread_id: hit.hit.thread_id.clone(),
                 date: hit.hit.date,
                 from: hit.hit.from.clone(),
+                recipients: recipients.clone(),
                 subject: hit.hit.subject.clone(),
                 cite_text,
                 start,

@@ -142,7 +142,7 @@ pub fn find_date(question: &str, now: i64) -> Option<DateMention> {
         let next = words.get(i + 1).copied();
         let day = next
             .and_then(day_of)
-            .filter(|_| !next.is_some_and(|n| year_of(n).is_some()));
+            .filter(|_| next.is_none_or(|n| year_of(n).is_none()));
         let year = words
             .get(i + 1 + usize::from(day.is_some()))
             .and_then(|w| year_of(w))

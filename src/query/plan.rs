@@ -283,9 +283,10 @@ mod tests {
 
     #[test]
     fn plan_takes_people_and_dates_out_of_the_words() {
-        let book = AddressBook::build(
-            std::iter::repeat(("Phillip K Allen", "phillip.allen@enron.com")).take(5),
-        );
+        let book = AddressBook::build(std::iter::repeat_n(
+            ("Phillip K Allen", "phillip.allen@enron.com"),
+            5,
+        ));
         // 2001-06-15
         let plan = Plan::make(
             "What did Phillip say in March 2001 about gas storage?",
