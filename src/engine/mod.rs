@@ -3,12 +3,16 @@
 
 mod embedding;
 mod ingest;
+mod ingest_batch;
 mod prepare;
+mod remove;
 mod retrieval_eval;
 mod retrieve;
 mod search;
 mod stats;
+mod sync;
 mod threading;
+mod watch;
 
 pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
 pub use ingest::{IngestPhase, IngestProgress, IngestReport};
@@ -17,6 +21,9 @@ pub use retrieval_eval::{parse_questions, quote_free_text, ModeScores, Retrieval
 pub use retrieve::{ChunkRef, Retrieval, RetrieveOptions, RetrievedHit, SearchMode, StageScores};
 pub use search::SearchHit;
 pub use stats::Stats;
+pub use remove::RemoveReport;
+pub use sync::{AccountReport, FolderReport, SyncOptions, SyncReport};
+pub use watch::{SyncEvent, WatchOptions};
 
 use crate::index::embed::{EmbedError, Embedder};
 use crate::index::lexical::{LexicalError, LexicalIndex};
@@ -48,6 +55,10 @@ pub enum EngineError {
     Vector(#[from] VectorError),
     #[error(transparent)]
     Embed(#[from] EmbedError),
+    #[error(transparent)]
+    Imap(#[from] crate::source::imap::ImapError),
+    #[error("starting the async runtime: {0}")]
+    Runtime(std::io::Error),
 }
 
 /// Settings of an engine that a user may change.
