@@ -17,11 +17,11 @@ mod watch;
 pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
 pub use ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use prepare::format_date;
+pub use remove::RemoveReport;
 pub use retrieval_eval::{parse_questions, quote_free_text, ModeScores, RetrievalQuestion};
 pub use retrieve::{ChunkRef, Retrieval, RetrieveOptions, RetrievedHit, SearchMode, StageScores};
 pub use search::SearchHit;
 pub use stats::Stats;
-pub use remove::RemoveReport;
 pub use sync::{AccountReport, FolderReport, SyncOptions, SyncReport};
 pub use watch::{SyncEvent, WatchOptions};
 

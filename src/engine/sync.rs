@@ -310,7 +310,13 @@ impl Engine {
                     })?;
                     rep.quarantined += 1;
                     let key = content_key(&[]);
-                    entries.push((m.uid, UidEntry { key, flags: m.flags }));
+                    entries.push((
+                        m.uid,
+                        UidEntry {
+                            key,
+                            flags: m.flags,
+                        },
+                    ));
                 }
             }
         }
@@ -394,8 +400,11 @@ impl Engine {
                 uid,
             })
             .collect();
-        let candidates: BTreeSet<MessageKey> =
-            uids.iter().filter_map(|u| local.get(u)).map(|e| e.key).collect();
+        let candidates: BTreeSet<MessageKey> = uids
+            .iter()
+            .filter_map(|u| local.get(u))
+            .map(|e| e.key)
+            .collect();
         let held_locally = self.held_by_local_sources(&candidates)?;
         let mut remove = Vec::new();
         for key in &candidates {
@@ -417,7 +426,10 @@ impl Engine {
     }
 
     /// Keys among `candidates` that a local Maildir, mbox or .eml file holds.
-    fn held_by_local_sources(&self, candidates: &BTreeSet<MessageKey>) -> Result<HashSet<MessageKey>> {
+    fn held_by_local_sources(
+        &self,
+        candidates: &BTreeSet<MessageKey>,
+    ) -> Result<HashSet<MessageKey>> {
         let mut held = HashSet::new();
         if candidates.is_empty() {
             return Ok(held);

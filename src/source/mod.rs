@@ -53,8 +53,14 @@ pub struct SourceFile {
 /// Where a message's raw bytes live, so they can be read again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SourceLocation {
-    File { path: String },
-    Mbox { path: String, offset: u64, len: u64 },
+    File {
+        path: String,
+    },
+    Mbox {
+        path: String,
+        offset: u64,
+        len: u64,
+    },
     /// A message on an IMAP server; the UID is only meaningful with its UIDVALIDITY.
     Imap {
         account: String,

@@ -178,24 +178,23 @@ impl SyncState {
         let mut k = folder_prefix(account, folder);
         k.pop();
         let mut result = None;
-        self.cursors
-            .fetch_and_update(k, |old| {
-                let old: FolderCursor = bincode::deserialize(old?).ok()?;
-                if old.uidvalidity != uidvalidity {
-                    result = Some(old);
-                    return Some(encode(&old));
-                }
-                let next = FolderCursor {
-                    uidvalidity,
-                    last_uid: old.last_uid.max(last_uid),
-                    highest_modseq: match (old.highest_modseq, highest_modseq) {
-                        (Some(a), Some(b)) => Some(a.max(b)),
-                        (a, b) => a.or(b),
-                    },
-                };
-                result = Some(next);
-                Some(encode(&next))
-            })?;
+        self.cursors.fetch_and_update(k, |old| {
+            let old: FolderCursor = bincode::deserialize(old?).ok()?;
+            if old.uidvalidity != uidvalidity {
+                result = Some(old);
+                return Some(encode(&old));
+            }
+            let next = FolderCursor {
+                uidvalidity,
+                last_uid: old.last_uid.max(last_uid),
+                highest_modseq: match (old.highest_modseq, highest_modseq) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    (a, b) => a.or(b),
+                },
+            };
+            result = Some(next);
+            Some(encode(&next))
+        })?;
         Ok(result)
     }
 

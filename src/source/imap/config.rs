@@ -90,9 +90,15 @@ impl fmt::Debug for AccountConfig {
             .field("password_cmd", &hidden(&self.password_cmd))
             .field("password_env", &self.password_env)
             .field("oauth_token_cmd", &hidden(&self.oauth_token_cmd))
-            .field("oauth_refresh_token_cmd", &hidden(&self.oauth_refresh_token_cmd))
+            .field(
+                "oauth_refresh_token_cmd",
+                &hidden(&self.oauth_refresh_token_cmd),
+            )
             .field("oauth_client_id", &self.oauth_client_id)
-            .field("oauth_client_secret_cmd", &hidden(&self.oauth_client_secret_cmd))
+            .field(
+                "oauth_client_secret_cmd",
+                &hidden(&self.oauth_client_secret_cmd),
+            )
             .field("oauth_token_url", &self.oauth_token_url)
             .field("idle_folder", &self.idle_folder)
             .finish()
@@ -154,7 +160,10 @@ impl AccountConfig {
 pub fn is_loopback(host: &str) -> bool {
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     bare.eq_ignore_ascii_case("localhost")
-        || bare.parse::<IpAddr>().map(|ip| ip.is_loopback()).unwrap_or(false)
+        || bare
+            .parse::<IpAddr>()
+            .map(|ip| ip.is_loopback())
+            .unwrap_or(false)
 }
 
 #[derive(Deserialize)]
@@ -242,6 +251,8 @@ mod tests {
     #[test]
     fn xoauth2_needs_a_token_source() {
         let text = "[[account]]\nname = \"g\"\nhost = \"h\"\nuser = \"me\"\nauth = \"xoauth2\"\n";
-        assert!(parse_accounts(text).unwrap_err().contains("oauth_token_cmd"));
+        assert!(parse_accounts(text)
+            .unwrap_err()
+            .contains("oauth_token_cmd"));
     }
 }

@@ -62,7 +62,9 @@ pub async fn credentials(account: &AccountConfig) -> Result<Credentials, ImapErr
                     cmd,
                 )?));
             }
-            Ok(Credentials::AccessToken(refresh_access_token(account).await?))
+            Ok(Credentials::AccessToken(
+                refresh_access_token(account).await?,
+            ))
         }
     }
 }
@@ -147,10 +149,12 @@ async fn refresh_access_token(account: &AccountConfig) -> Result<Secret, ImapErr
         .await
         .map_err(|e| err(format!("POST {url}: {}", e.without_url())))?;
     let status = resp.status();
-    let body: serde_json::Value = resp
-        .json()
-        .await
-        .map_err(|e| err(format!("the token endpoint's answer is not JSON: {}", e.without_url())))?;
+    let body: serde_json::Value = resp.json().await.map_err(|e| {
+        err(format!(
+            "the token endpoint's answer is not JSON: {}",
+            e.without_url()
+        ))
+    })?;
     match body.get("access_token").and_then(|t| t.as_str()) {
         Some(token) if status.is_success() => Ok(Secret(token.to_string())),
         _ => {

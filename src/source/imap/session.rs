@@ -116,7 +116,9 @@ pub async fn connect(account: &AccountConfig, timeout: Duration) -> Result<ImapS
     let _ = tcp.set_nodelay(true);
     let stream: Stream = match account.tls {
         TlsMode::Plain => Box::new(tcp),
-        TlsMode::Implicit => Box::new(timed(name, "TLS handshake", timeout, tls(account, tcp)).await?),
+        TlsMode::Implicit => {
+            Box::new(timed(name, "TLS handshake", timeout, tls(account, tcp)).await?)
+        }
         TlsMode::Starttls => {
             let mut client = Client::new(tcp);
             timed(name, "greeting", timeout, greeting(name, &mut client)).await?;
@@ -426,7 +428,12 @@ impl ImapSession {
     }
 
     /// APPENDs a message (used by tests and the benchmark to play the sender).
-    pub async fn append(&mut self, folder: &str, flags: Option<&str>, raw: &[u8]) -> Result<(), ImapError> {
+    pub async fn append(
+        &mut self,
+        folder: &str,
+        flags: Option<&str>,
+        raw: &[u8],
+    ) -> Result<(), ImapError> {
         let step = format!("APPEND {folder}");
         let (account, limit) = (self.account.clone(), self.timeout);
         timed(&account, &step, limit, async {
@@ -464,6 +471,9 @@ mod tests {
         assert_eq!(uid_set(&[1, 2, 3, 7, 9, 10]), "1:3,7,9:10");
         assert_eq!(uid_set(&[5]), "5");
         assert_eq!(uid_set(&[]), "");
-        assert_eq!(uid_set(&[u32::MAX - 1, u32::MAX]), format!("{}:{}", u32::MAX - 1, u32::MAX));
+        assert_eq!(
+            uid_set(&[u32::MAX - 1, u32::MAX]),
+            format!("{}:{}", u32::MAX - 1, u32::MAX)
+        );
     }
 }
