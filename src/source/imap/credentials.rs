@@ -183,6 +183,78 @@ mod tests {
         assert!(!format!("{c:?}").contains("hunter2"));
     }
 
+    /// Reads one HTTP request (headers and a Content-Length body) from `conn`.
+    fn read_request(conn: &mut std::net::TcpStream) -> String {
+        use std::io::Read;
+        let mut req = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            let n = conn.read(&mut buf).unwrap_or(0);
+            req.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&req).into_owned();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let len = text
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                    })
+                    .unwrap_or(0);
+                if req.len() >= end + 4 + len {
+                    return text;
+                }
+            }
+            if n == 0 {
+                return text;
+            }
+        }
+    }
+
+    #[test]
+    fn a_refresh_token_is_exchanged_for_an_access_token() {
+        use std::io::Write;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = std::thread::spawn(move || {
+            let (mut conn, _) = listener.accept().unwrap();
+            let request = read_request(&mut conn);
+            let body = r#"{"access_token":"fresh-token","token_type":"Bearer","expires_in":3600}"#;
+            write!(
+                conn,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .unwrap();
+            request
+        });
+        let text = format!(
+            "[[account]]\nname = \"g\"\nhost = \"imap.example.com\"\nuser = \"me\"\n\
+             auth = \"xoauth2\"\noauth_refresh_token_cmd = \"echo refresh-123\"\n\
+             oauth_client_id = \"cid\"\noauth_token_url = \"http://127.0.0.1:{port}/token\"\n"
+        );
+        let account = super::super::config::parse_accounts(&text)
+            .unwrap()
+            .remove(0);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        match rt.block_on(credentials(&account)).unwrap() {
+            Credentials::AccessToken(t) => assert_eq!(t.expose(), "fresh-token"),
+            other => panic!("{other:?}"),
+        }
+        let request = server.join().unwrap();
+        assert!(request.starts_with("POST /token"), "{request}");
+        for part in [
+            "grant_type=refresh_token",
+            "refresh_token=refresh-123",
+            "client_id=cid",
+        ] {
+            assert!(request.contains(part), "{part} in {request}");
+        }
+    }
+
     #[test]
     fn xoauth2_format() {
         let s = xoauth2_response("me@x", &Secret("tok".into()));
