@@ -1,6 +1,7 @@
 //! Command-line front end: one module per subcommand, all talking to the engine.
 
 mod bench;
+mod bench_imap;
 mod bench_retrieval;
 mod demo;
 mod ingest;
