@@ -119,6 +119,9 @@ fn print_report(report: &SyncReport) {
             }
             println!("{}/{}: {}", a.account, f.folder, parts.join(", "));
         }
+        for (folder, why) in &a.folders_skipped {
+            println!("{}/{folder}: skipped: {why}", a.account);
+        }
         for gone in &a.folders_deleted {
             println!("{}/{gone}: deleted on the server, dropped", a.account);
         }

@@ -18,7 +18,7 @@ use super::ingest_batch::{store_mails, MailOutcome};
 use super::{Engine, EngineError, Result};
 use crate::mail::identity::content_key;
 use crate::mail::model::MessageKey;
-use crate::source::imap::{connect, AccountConfig, ImapSession};
+use crate::source::imap::{connect, AccountConfig, ImapError, ImapSession};
 use crate::source::{RawMail, SourceLocation};
 use crate::store::sync_state::{FolderCursor, ImapRef, SyncState, UidEntry};
 use crate::store::QuarantineItem;
@@ -73,6 +73,8 @@ pub struct AccountReport {
     pub folders: Vec<FolderReport>,
     /// Folders gone from the server since the last sync.
     pub folders_deleted: Vec<String>,
+    /// Folders listed but not selectable this time, with the server's reason.
+    pub folders_skipped: Vec<(String, String)>,
     pub attempts: u32,
     pub seconds: f64,
 }
@@ -169,10 +171,23 @@ impl Engine {
             }
         };
         for folder in &folders {
-            let r = self
+            match self
                 .sync_folder(&mut session, &state, account, folder, opts)
-                .await?;
-            report.folders.push(r);
+                .await
+            {
+                Ok(r) => report.folders.push(r),
+                // A folder that cannot be selected (deleted since LIST, or not ours to
+                // read) is left as it is locally and tried again next time.
+                Err(EngineError::Imap(ImapError::Protocol {
+                    step,
+                    reason,
+                    transient: false,
+                    ..
+                })) if step.starts_with("SELECT") => {
+                    report.folders_skipped.push((folder.clone(), reason));
+                }
+                Err(e) => return Err(e),
+            }
         }
         if state.rethread_owed()? {
             rethread_and_index(self, &[], &mut |_| {})?;
