@@ -213,35 +213,8 @@ fn sync_matches_the_server_through_changes_and_kills() {
 
     // IDLE: APPEND on the server, and time until the watch loop has the message
     // stored and searchable (it reports new mail after the index commit).
-    let mut watch = quoth(&a, &config, &["--watch"])
-        .arg("--json")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("watch starts");
-    let (tx, rx) = mpsc::channel::<serde_json::Value>();
-    let stdout = watch.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Ok(v) = serde_json::from_str(&line) {
-                if tx.send(v).is_err() {
-                    return;
-                }
-            }
-        }
-    });
-    let wait_for = |what: &str| -> serde_json::Value {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let v = rx
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no {what} event"));
-            if v["event"] == what {
-                return v;
-            }
-        }
-    };
+    let (mut watch, rx) = start_watch(&a, &config);
+    let wait_for = |what: &str| next_event(&rx, what);
     // The first sync and the IDLE connection come up in either order.
     let mut up = std::collections::HashSet::new();
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -371,4 +344,139 @@ fn login_and_connection_errors_are_clear_and_leave_the_store_intact() {
     assert!(err.contains("only for a server on this machine"), "{err}");
     assert_eq!(stored(), 5);
     let _ = rt;
+}
+
+/// Starts `quoth sync --watch --json` and returns it with a channel of its events.
+fn start_watch(
+    data: &Path,
+    config: &Path,
+) -> (std::process::Child, mpsc::Receiver<serde_json::Value>) {
+    let mut watch = quoth(data, config, &["--watch"])
+        .arg("--json")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("watch starts");
+    let (tx, rx) = mpsc::channel();
+    let stdout = watch.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Ok(v) = serde_json::from_str(&line) {
+                if tx.send(v).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    (watch, rx)
+}
+
+fn next_event(rx: &mpsc::Receiver<serde_json::Value>, what: &str) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let v = rx
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("no {what} event"));
+        if v["event"] == what {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn the_watch_loop_reconnects_after_the_server_restarts() {
+    let Some(mut server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    let (mut watch, rx) = start_watch(&data, &config);
+    next_event(&rx, "idling");
+    server.restart();
+    // The IDLE connection breaks, is reported, and comes back after a backoff.
+    next_event(&rx, "error");
+    next_event(&rx, "idling");
+    rt.block_on(async {
+        let mut s = server.session().await;
+        s.append("INBOX", None, &fresh_message(1, "after-restart"))
+            .await
+            .expect("append");
+        s.logout().await;
+    });
+    let event = next_event(&rx, "new_mail");
+    assert_eq!(event["count"], 1);
+    let _ = watch.kill();
+    let _ = watch.wait();
+    assert_matches(&rt, &server, &data, "after a server restart");
+}
+
+#[test]
+fn a_message_another_source_holds_survives_an_expunge() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    let msgs: Vec<Vec<u8>> = (0..3).map(|i| fresh_message(i, "shared")).collect();
+    rt.block_on(async {
+        let mut s = server.session().await;
+        append_all(&mut s, "INBOX", &msgs).await;
+        append_all(&mut s, "Archive", &msgs).await;
+        s.logout().await;
+    });
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    // Message 0 is also in a local Maildir, with LF line ends: the same content key.
+    let maildir = work.path().join("local");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).expect("maildir");
+    }
+    let lf = String::from_utf8_lossy(&msgs[0]).replace("\r\n", "\n");
+    std::fs::write(maildir.join("cur/1:2,S"), lf).expect("local copy");
+    let out = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .arg("--data-dir")
+        .arg(&data)
+        .args(["ingest", "--no-embed"])
+        .arg(&maildir)
+        .output()
+        .expect("ingest runs");
+    assert!(out.status.success());
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let stored = || {
+        let engine = quoth::engine::Engine::open(&data).expect("open");
+        let stats = engine.stats().expect("stats");
+        assert_eq!(stats.lexical_docs as usize, stats.messages);
+        stats.messages
+    };
+    run_ok(quoth(&data, &config, &[]));
+    assert_eq!(stored(), 3, "one copy of each message, wherever it is held");
+
+    let expunge = |folder: &str, uids: &str| {
+        rt.block_on(async {
+            let mut s = server.session().await;
+            s.select(folder).await.expect("select");
+            s.command(&format!("UID STORE {uids} +FLAGS.SILENT (\\Deleted)"))
+                .await
+                .expect("store");
+            s.command("EXPUNGE").await.expect("expunge");
+            s.logout().await;
+        })
+    };
+    expunge("INBOX", "1:3");
+    run_ok(quoth(&data, &config, &[]));
+    assert_eq!(stored(), 3, "Archive still holds all three");
+
+    expunge("Archive", "1:2");
+    run_ok(quoth(&data, &config, &[]));
+    assert_eq!(
+        stored(),
+        2,
+        "message 1 is gone; message 0 stays (a local file holds it), message 2 stays"
+    );
+    let engine = quoth::engine::Engine::open(&data).expect("open");
+    assert!(engine.find_message("<zebra-shared-0@example.com>").is_ok());
+    assert!(engine.find_message("<zebra-shared-1@example.com>").is_err());
+    assert!(engine.find_message("<zebra-shared-2@example.com>").is_ok());
 }

@@ -22,6 +22,18 @@ pub struct Dovecot {
     pub dir: tempfile::TempDir,
     pub port: u16,
     child: Child,
+    bin: PathBuf,
+}
+
+fn spawn(bin: &Path, conf: &Path) -> Child {
+    Command::new(bin)
+        .arg("-F")
+        .arg("-c")
+        .arg(conf)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("dovecot starts")
 }
 
 /// The dovecot binary, or None (with the skip-or-fail rule of tests/common).
@@ -91,24 +103,14 @@ impl Dovecot {
         );
         let conf_path = root.join("dovecot.conf");
         std::fs::write(&conf_path, conf).expect("dovecot.conf");
-        let child = Command::new(bin)
-            .arg("-F")
-            .arg("-c")
-            .arg(&conf_path)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("dovecot starts");
-        let server = Dovecot { dir, port, child };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "dovecot did not listen: {}",
-                std::fs::read_to_string(root.join("dovecot.log")).unwrap_or_default()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let child = spawn(&bin, &conf_path);
+        let server = Dovecot {
+            dir,
+            port,
+            child,
+            bin,
+        };
+        server.wait_listening();
         Some(server)
     }
 
@@ -142,9 +144,22 @@ impl Dovecot {
     }
 }
 
-impl Drop for Dovecot {
-    fn drop(&mut self) {
-        // SIGTERM lets the master take its login and mail processes down with it.
+impl Dovecot {
+    fn wait_listening(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "dovecot did not listen: {}",
+                std::fs::read_to_string(self.dir.path().join("dovecot.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Stops the server; SIGTERM lets the master take its login and mail processes
+    /// down with it.
+    fn stop(&mut self) {
         unsafe {
             libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
         }
@@ -157,6 +172,25 @@ impl Drop for Dovecot {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Stops the server and starts it again on the same port with the same mail.
+    pub fn restart(&mut self) {
+        self.stop();
+        // The port may linger for a moment after the master exits.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpListener::bind(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "the port stays busy");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        self.child = spawn(&self.bin, &self.dir.path().join("dovecot.conf"));
+        self.wait_listening();
+    }
+}
+
+impl Drop for Dovecot {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
