@@ -76,6 +76,19 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 2)]
         passes: usize,
     },
+    /// IMAP sync against a Dovecot started for the run on a loopback port (root,
+    /// dovecot-imapd installed): initial sync rate, no-change sync time, and APPEND
+    /// to searchable with IDLE running.
+    Imap {
+        /// A Maildir tree whose folders are appended to the server first.
+        #[arg(long)]
+        maildir: PathBuf,
+        /// Initial syncs; the median is reported.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+    },
 }
 
 /// One measured run of a child process.
@@ -110,6 +123,11 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             palimpzest,
             work_dir,
         } => super::bench_retrieval::run(maildir, questions, palimpzest, work_dir, json),
+        BenchWhat::Imap {
+            maildir,
+            runs,
+            work_dir,
+        } => super::bench_imap::run(&maildir, runs.max(1), work_dir, json),
     }
 }
 

@@ -3,6 +3,7 @@
 mod ask;
 mod bench;
 mod bench_ask;
+mod bench_imap;
 mod bench_retrieval;
 mod demo;
 mod eval;
@@ -13,6 +14,7 @@ mod reindex;
 mod search;
 mod show;
 mod stats;
+mod sync;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -102,6 +104,8 @@ pub enum Command {
     Demo,
     /// Measure ingest and search speed (see `quoth bench --help`).
     Bench(bench::BenchArgs),
+    /// Fetch mail from the IMAP accounts of the config file; --watch stays connected.
+    Sync(sync::SyncArgs),
 }
 
 /// Runs a command; returns the process exit code.
@@ -157,6 +161,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Rebuild => reindex::rebuild(&data_dir, json),
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
         Command::Bench(args) => bench::run(args, json),
+        Command::Sync(args) => sync::run(&data_dir, args, json),
     }
 }
 

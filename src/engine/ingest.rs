@@ -13,7 +13,7 @@ use crate::index::lexical::LexicalIndex;
 use crate::mail::identity::content_key;
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::mail::parse::parse_message;
-use crate::source::{discover, read_source_file, SourceFile};
+use crate::source::{discover, read_source_file, RawMail, SourceFile};
 use crate::store::jobs::JobQueue;
 use crate::store::{embed_id, NewMessage, QuarantineItem, SourceCursor, Store};
 use serde::Serialize;
@@ -62,7 +62,7 @@ pub struct IngestReport {
 }
 
 /// What a worker learned about one message.
-enum Outcome {
+pub(super) enum Outcome {
     Known(MessageKey),
     New(Box<Prepared>),
     Quarantine(Box<QuarantineItem>),
@@ -117,30 +117,9 @@ pub(super) fn run(
         return Ok(report);
     }
 
-    progress(&IngestProgress {
-        phase: IngestPhase::Threading,
-        done: 0,
-        total: engine.store.message_count(),
-    });
-    let threading = rethread(&engine.store)?;
-    report.threads = threading.threads;
-    // New messages were indexed as they were read, each as its own thread; only those
-    // that joined a thread, and older messages whose thread changed, are indexed again.
-    let added_set: HashSet<MessageKey> = added.iter().copied().collect();
-    let to_index: Vec<(MessageKey, bool)> = threading
-        .changed
-        .iter()
-        .filter(|(k, t)| !(added_set.contains(k) && *t == ThreadId::of_root(k)))
-        .map(|(k, _)| (*k, true))
-        .collect();
-    report.rethreaded = to_index.len();
-    engine.index_messages(&to_index, &mut |done, total| {
-        progress(&IngestProgress {
-            phase: IngestPhase::Indexing,
-            done,
-            total,
-        })
-    })?;
+    let (threads, rethreaded) = rethread_and_index(engine, &added, progress)?;
+    report.threads = threads;
+    report.rethreaded = rethreaded;
     report.indexed = added.len();
     engine.store.flush()?;
     report.seconds = started.elapsed().as_secs_f64();
@@ -150,6 +129,80 @@ pub(super) fn run(
         total: report.indexed,
     });
     Ok(report)
+}
+
+/// Rethreads the store after `added` came in (or messages left it) and re-indexes the
+/// messages whose thread changed; returns the thread count and how many were re-indexed.
+pub(super) fn rethread_and_index(
+    engine: &mut Engine,
+    added: &[MessageKey],
+    progress: &mut dyn FnMut(&IngestProgress),
+) -> Result<(usize, usize), EngineError> {
+    progress(&IngestProgress {
+        phase: IngestPhase::Threading,
+        done: 0,
+        total: engine.store.message_count(),
+    });
+    let threading = rethread(&engine.store)?;
+    // New messages were indexed as they were read, each as its own thread; only those
+    // that joined a thread, and older messages whose thread changed, are indexed again.
+    let added_set: HashSet<MessageKey> = added.iter().copied().collect();
+    let to_index: Vec<(MessageKey, bool)> = threading
+        .changed
+        .iter()
+        .filter(|(k, t)| !(added_set.contains(k) && *t == ThreadId::of_root(k)))
+        .map(|(k, _)| (*k, true))
+        .collect();
+    engine.index_messages(&to_index, &mut |done, total| {
+        progress(&IngestProgress {
+            phase: IngestPhase::Indexing,
+            done,
+            total,
+        })
+    })?;
+    Ok((threading.threads, to_index.len()))
+}
+
+/// Parses, cleans and chunks one message, unless the store already has it.
+pub(super) fn classify(store: &Store, mail: RawMail, cfg: &ChunkConfig) -> Outcome {
+    let key = content_key(&mail.raw);
+    if store.contains_message(&key).unwrap_or(false) {
+        return Outcome::Known(key);
+    }
+    match parse_message(&mail.raw) {
+        Ok(parsed) => Outcome::New(Box::new(prepare(key, &mail, parsed, cfg))),
+        Err(e) => Outcome::Quarantine(Box::new(QuarantineItem {
+            location: mail.location.clone(),
+            folder: mail.folder.clone(),
+            reason: e.to_string(),
+            raw: mail.raw,
+            at: chrono::Utc::now().timestamp(),
+        })),
+    }
+}
+
+/// Writes prepared messages to sled in one batch and queues their embed jobs.
+pub(super) fn commit_prepared(
+    store: &Store,
+    jobs: &JobQueue,
+    pending: &[Prepared],
+) -> Result<(), EngineError> {
+    let batch: Vec<NewMessage> = pending
+        .iter()
+        .map(|p| NewMessage {
+            message: &p.message,
+            facts: &p.facts,
+            chunks: &p.chunks,
+            attachment_bytes: &p.attachment_bytes,
+        })
+        .collect();
+    store.insert_messages(&batch)?;
+    let embed_ids: Vec<u64> = pending
+        .iter()
+        .flat_map(|p| p.chunks.iter().map(|c| embed_id(&c.embed_text)))
+        .collect();
+    enqueue_embed_jobs(jobs, &embed_ids)?;
+    Ok(())
 }
 
 /// Reads the files on worker threads and writes what they find; returns the keys added.
@@ -178,23 +231,7 @@ fn read_and_store(
                 let error = match read_source_file(file) {
                     Ok(mails) => {
                         for mail in mails {
-                            let key = content_key(&mail.raw);
-                            let outcome = if store.contains_message(&key).unwrap_or(false) {
-                                Outcome::Known(key)
-                            } else {
-                                match parse_message(&mail.raw) {
-                                    Ok(parsed) => {
-                                        Outcome::New(Box::new(prepare(key, &mail, parsed, cfg)))
-                                    }
-                                    Err(e) => Outcome::Quarantine(Box::new(QuarantineItem {
-                                        location: mail.location.clone(),
-                                        folder: mail.folder.clone(),
-                                        reason: e.to_string(),
-                                        raw: mail.raw,
-                                        at: chrono::Utc::now().timestamp(),
-                                    })),
-                                }
-                            };
+                            let outcome = classify(store, mail, cfg);
                             if tx.send(WorkItem::Message { file: i, outcome }).is_err() {
                                 return;
                             }
@@ -248,21 +285,7 @@ fn write_results(
     let flush = |pending: &mut Vec<Prepared>,
                  cursors: &mut Vec<(usize, SourceCursor)>|
      -> Result<(), EngineError> {
-        let batch: Vec<NewMessage> = pending
-            .iter()
-            .map(|p| NewMessage {
-                message: &p.message,
-                facts: &p.facts,
-                chunks: &p.chunks,
-                attachment_bytes: &p.attachment_bytes,
-            })
-            .collect();
-        store.insert_messages(&batch)?;
-        let embed_ids: Vec<u64> = pending
-            .iter()
-            .flat_map(|p| p.chunks.iter().map(|c| embed_id(&c.embed_text)))
-            .collect();
-        enqueue_embed_jobs(jobs, &embed_ids)?;
+        commit_prepared(store, jobs, pending)?;
         pending.clear();
         for (file, cursor) in cursors.drain(..) {
             store.set_source_cursor(&files[file].path.to_string_lossy(), &cursor)?;

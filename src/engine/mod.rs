@@ -6,13 +6,17 @@ mod answer_eval;
 mod ask;
 mod embedding;
 mod ingest;
+mod ingest_batch;
 mod llm;
 mod prepare;
+mod remove;
 mod retrieval_eval;
 mod retrieve;
 mod search;
 mod stats;
+mod sync;
 mod threading;
+mod watch;
 
 pub use address_book::MailboxContext;
 pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
@@ -21,12 +25,15 @@ pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
 pub use ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use llm::{LlmAnswerer, LlmConfig};
 pub use prepare::format_date;
+pub use remove::RemoveReport;
 pub use retrieval_eval::{parse_questions, quote_free_text, ModeScores, RetrievalQuestion};
 pub use retrieve::{
     ChunkRef, Retrieval, RetrieveHints, RetrieveOptions, RetrievedHit, SearchMode, StageScores,
 };
 pub use search::SearchHit;
 pub use stats::Stats;
+pub use sync::{AccountReport, FolderReport, SyncOptions, SyncReport};
+pub use watch::{SyncEvent, WatchOptions};
 
 use crate::index::embed::{EmbedError, Embedder};
 use crate::index::lexical::{LexicalError, LexicalIndex};
@@ -58,6 +65,10 @@ pub enum EngineError {
     Vector(#[from] VectorError),
     #[error(transparent)]
     Embed(#[from] EmbedError),
+    #[error(transparent)]
+    Imap(#[from] crate::source::imap::ImapError),
+    #[error("starting the async runtime: {0}")]
+    Runtime(std::io::Error),
 }
 
 /// Settings of an engine that a user may change.

@@ -173,6 +173,24 @@ impl LexicalIndex {
         Ok(())
     }
 
+    /// Deletes the document of a message (gone at the next commit).
+    pub fn delete(&mut self, key: &MessageKey) -> Result<()> {
+        let term = Term::from_field_text(self.fields.key, &key.to_hex());
+        self.writer()?.delete_term(term);
+        Ok(())
+    }
+
+    /// Whether a committed document holds this message.
+    pub fn contains(&self, key: &MessageKey) -> Result<bool> {
+        let term = Term::from_field_text(self.fields.key, &key.to_hex());
+        let query = tantivy::query::TermQuery::new(term, IndexRecordOption::Basic);
+        Ok(self
+            .reader
+            .searcher()
+            .search(&query, &tantivy::collector::Count)?
+            > 0)
+    }
+
     /// Makes the writes visible to searches.
     pub fn commit(&mut self) -> Result<()> {
         if let Some(w) = self.writer.as_mut() {

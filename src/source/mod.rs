@@ -5,6 +5,7 @@
 //! yields [`RawMail`]s (one for a Maildir or .eml file, many for an mbox).
 
 mod discover;
+pub mod imap;
 mod maildir;
 mod mbox;
 
@@ -52,8 +53,21 @@ pub struct SourceFile {
 /// Where a message's raw bytes live, so they can be read again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SourceLocation {
-    File { path: String },
-    Mbox { path: String, offset: u64, len: u64 },
+    File {
+        path: String,
+    },
+    Mbox {
+        path: String,
+        offset: u64,
+        len: u64,
+    },
+    /// A message on an IMAP server; the UID is only meaningful with its UIDVALIDITY.
+    Imap {
+        account: String,
+        folder: String,
+        uidvalidity: u32,
+        uid: u32,
+    },
 }
 
 impl SourceLocation {
@@ -61,6 +75,12 @@ impl SourceLocation {
         match self {
             Self::File { path } => path.clone(),
             Self::Mbox { path, offset, .. } => format!("{path} @ byte {offset}"),
+            Self::Imap {
+                account,
+                folder,
+                uidvalidity,
+                uid,
+            } => format!("imap://{account}/{folder};UIDVALIDITY={uidvalidity}/;UID={uid}"),
         }
     }
 }
@@ -122,5 +142,9 @@ pub fn read_location(loc: &SourceLocation) -> std::io::Result<Vec<u8>> {
             f.read_exact(&mut buf)?;
             Ok(mbox::unescape_from_lines(&buf))
         }
+        SourceLocation::Imap { .. } => Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "the message is on an IMAP server; its stored copy is used",
+        )),
     }
 }

@@ -10,6 +10,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::path::Path;
 
+mod remove;
+
 /// Bump when a record layout changes; an older store is rebuilt from its sources.
 pub const SCHEMA_VERSION: u32 = 1;
 

@@ -17,6 +17,8 @@
 
 use std::collections::BTreeMap;
 
+mod forget;
+
 use serde::{Deserialize, Serialize};
 use sled::transaction::{
     ConflictableTransactionError, TransactionError, Transactional, TransactionalTree,

@@ -1,0 +1,135 @@
+//! `quoth sync [ACCOUNT] [--watch]`: fetch mail from the IMAP accounts of the config
+//! file; with `--watch`, stay connected (IDLE) and print each new-mail event.
+
+use super::output::print_json;
+use anyhow::{Context, Result};
+use quoth::engine::{Engine, SyncEvent, SyncOptions, SyncReport, WatchOptions};
+use quoth::source::imap::{config, load_accounts, select_accounts};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug)]
+pub struct SyncArgs {
+    /// The account to sync (default: every account of the config file).
+    pub account: Option<String>,
+    /// Stay connected and sync as mail arrives (IDLE), printing each event.
+    #[arg(long)]
+    pub watch: bool,
+    /// The config file (default: $XDG_CONFIG_HOME/quoth/config.toml).
+    #[arg(long, env = "QUOTH_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Messages fetched per batch.
+    #[arg(long, default_value_t = 200)]
+    pub batch: usize,
+    /// Attempts after a network failure or timeout, with exponential backoff.
+    #[arg(long, default_value_t = 3)]
+    pub retries: u32,
+}
+
+pub fn run(data_dir: &Path, args: SyncArgs, json: bool) -> Result<i32> {
+    let path = config::config_path(args.config.as_deref())
+        .context("no config directory: pass --config or set QUOTH_CONFIG")?;
+    let accounts = select_accounts(load_accounts(&path)?, args.account.as_deref())?;
+    if accounts.is_empty() {
+        anyhow::bail!("{} has no [[account]]", path.display());
+    }
+    let mut engine = super::open(data_dir)?;
+    let opts = SyncOptions {
+        batch: args.batch.max(1),
+        retries: args.retries,
+        ..SyncOptions::default()
+    };
+    if args.watch {
+        return watch(&mut engine, &accounts, opts, json);
+    }
+    let report = engine.sync(&accounts, &opts)?;
+    if json {
+        print_json(&report)?;
+    } else {
+        print_report(&report);
+    }
+    Ok(0)
+}
+
+fn watch(
+    engine: &mut Engine,
+    accounts: &[quoth::source::imap::AccountConfig],
+    sync: SyncOptions,
+    json: bool,
+) -> Result<i32> {
+    let opts = WatchOptions {
+        sync,
+        ..WatchOptions::default()
+    };
+    // Runs until the process is stopped; the sender is kept so the loop never ends
+    // on its own.
+    let (_stop_tx, stop) = tokio::sync::watch::channel(false);
+    engine.watch(accounts, &opts, stop, &mut |event| {
+        if json {
+            if let Ok(line) = serde_json::to_string(event) {
+                println!("{line}");
+            }
+            return;
+        }
+        match event {
+            SyncEvent::NewMail {
+                account,
+                folder,
+                count,
+            } => println!("new mail: {account}/{folder}: {count}"),
+            SyncEvent::Idling { account, folder } => {
+                println!("watching {account}/{folder}")
+            }
+            SyncEvent::Synced {
+                account,
+                added,
+                seconds,
+            } => println!("synced {account}: {added} added in {seconds:.2} s"),
+            SyncEvent::Error {
+                account,
+                message,
+                retry_in_seconds,
+            } => match retry_in_seconds {
+                Some(s) => eprintln!("{account}: {message} (retrying in {s:.0} s)"),
+                None => eprintln!("{account}: {message}"),
+            },
+        }
+    })?;
+    Ok(0)
+}
+
+fn print_report(report: &SyncReport) {
+    for a in &report.accounts {
+        for f in &a.folders {
+            let mut parts = vec![format!("{} new", f.fetched)];
+            if f.known > 0 {
+                parts.push(format!("{} already stored", f.known));
+            }
+            for (n, what) in [
+                (f.quarantined, "quarantined"),
+                (f.flags_changed, "flag changes"),
+                (f.expunged, "expunged"),
+                (f.removed, "removed"),
+            ] {
+                if n > 0 {
+                    parts.push(format!("{n} {what}"));
+                }
+            }
+            if f.resynced {
+                parts.push("UIDVALIDITY changed: read again".into());
+            }
+            println!("{}/{}: {}", a.account, f.folder, parts.join(", "));
+        }
+        for (folder, why) in &a.folders_skipped {
+            println!("{}/{folder}: skipped: {why}", a.account);
+        }
+        for gone in &a.folders_deleted {
+            println!("{}/{gone}: deleted on the server, dropped", a.account);
+        }
+        println!(
+            "{}: {} messages added in {:.2} s",
+            a.account,
+            a.added(),
+            a.seconds
+        );
+    }
+}

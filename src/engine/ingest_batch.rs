@@ -1,0 +1,151 @@
+//! Mail held in memory (fetched from an IMAP server) through the same steps as mail
+//! read from files: parse, clean and chunk on worker threads, one sled batch, tantivy
+//! documents, embed jobs. Rethreading is left to the caller, which may store several
+//! batches and rethread once.
+//!
+//! A batch may be a replay (the process died after storing it, before its sync cursor
+//! moved): messages already stored are reported as known, and if the search index
+//! lost their documents in the crash they are indexed again.
+
+use super::embedding::enqueue_embed_jobs;
+use super::ingest::{classify, commit_prepared, Outcome};
+use super::prepare::Prepared;
+use super::{Engine, EngineError};
+use crate::index::chunk::ChunkConfig;
+use crate::mail::identity::content_key;
+use crate::mail::model::{MessageKey, ThreadId};
+use crate::source::RawMail;
+use crate::store::{embed_id, QuarantineItem, Store};
+use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
+
+/// What became of one message of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailOutcome {
+    Added(MessageKey),
+    /// Already stored (from this source, another folder, or local mail).
+    Known(MessageKey),
+    /// Could not be parsed: kept in quarantine with its reason.
+    Quarantined(MessageKey),
+}
+
+impl MailOutcome {
+    pub fn key(&self) -> MessageKey {
+        match self {
+            Self::Added(k) | Self::Known(k) | Self::Quarantined(k) => *k,
+        }
+    }
+}
+
+/// Stores a batch; outcomes come back in input order. Documents are added to the
+/// tantivy writer but not committed: the caller commits once it is ready.
+pub(super) fn store_mails(
+    engine: &mut Engine,
+    mails: Vec<RawMail>,
+) -> Result<Vec<MailOutcome>, EngineError> {
+    let keys: Vec<MessageKey> = mails.iter().map(|m| content_key(&m.raw)).collect();
+    let outcomes = classify_parallel(engine, mails);
+    let mut seen = HashSet::new();
+    let mut pending: Vec<Prepared> = Vec::new();
+    let mut result = Vec::with_capacity(keys.len());
+    for (key, outcome) in keys.into_iter().zip(outcomes) {
+        result.push(match outcome {
+            Outcome::New(prepared) if seen.insert(key) => {
+                // Replace, not add: a crash may have left a committed document for a
+                // message whose sled write was lost.
+                engine
+                    .lexical
+                    .upsert(&prepared.message, ThreadId::of_root(&key), true)?;
+                pending.push(*prepared);
+                MailOutcome::Added(key)
+            }
+            Outcome::New(_) | Outcome::Known(_) => {
+                repair_known(engine, &key)?;
+                MailOutcome::Known(key)
+            }
+            Outcome::Quarantine(item) => {
+                engine.store.quarantine(&item)?;
+                MailOutcome::Quarantined(key)
+            }
+        });
+    }
+    commit_prepared(&engine.store, &engine.jobs, &pending)?;
+    Ok(result)
+}
+
+/// A stored message without a search document lost it to a crash between the sled
+/// write and the tantivy commit (and perhaps its embed jobs too): put both back.
+fn repair_known(engine: &mut Engine, key: &MessageKey) -> Result<(), EngineError> {
+    if engine.lexical.contains(key)? {
+        return Ok(());
+    }
+    let Some(msg) = engine.store.message(key)? else {
+        return Ok(());
+    };
+    let thread = engine
+        .store
+        .thread_of(key)?
+        .unwrap_or_else(|| ThreadId::of_root(key));
+    engine.lexical.upsert(&msg, thread, true)?;
+    let ids: Vec<u64> = engine
+        .store
+        .chunks_of(key)?
+        .iter()
+        .map(|c| embed_id(&c.embed_text))
+        .collect();
+    enqueue_embed_jobs(&engine.jobs, &ids)?;
+    Ok(())
+}
+
+/// Classifies on up to four threads, keeping input order.
+fn classify_parallel(engine: &Engine, mails: Vec<RawMail>) -> Vec<Outcome> {
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4);
+    let per = mails.len().div_ceil(workers).max(1);
+    let mut parts: Vec<Vec<RawMail>> = Vec::new();
+    let mut rest = mails;
+    while rest.len() > per {
+        let tail = rest.split_off(per);
+        parts.push(rest);
+        rest = tail;
+    }
+    parts.push(rest);
+    let store = &engine.store;
+    let cfg = ChunkConfig::default();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| {
+                let cfg = &cfg;
+                scope.spawn(move || {
+                    part.into_iter()
+                        .map(|m| classify_guarded(store, m, cfg))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// The parser already runs under `catch_unwind`; this also covers cleaning and
+/// chunking, so a panic costs one quarantined message, never the batch (nor the
+/// order of outcomes, which callers zip with their UIDs).
+fn classify_guarded(store: &Store, mail: RawMail, cfg: &ChunkConfig) -> Outcome {
+    let copy = mail.clone();
+    match std::panic::catch_unwind(AssertUnwindSafe(|| classify(store, copy, cfg))) {
+        Ok(outcome) => outcome,
+        Err(_) => Outcome::Quarantine(Box::new(QuarantineItem {
+            location: mail.location,
+            folder: mail.folder,
+            reason: "reading this message crashed the parser".into(),
+            raw: mail.raw,
+            at: chrono::Utc::now().timestamp(),
+        })),
+    }
+}

@@ -1,0 +1,504 @@
+//! IMAP sync: brings each folder of an account into the store through the ingest
+//! pipeline, and keeps it matching the server.
+//!
+//! Per folder: SELECT (with CONDSTORE when offered) gives UIDVALIDITY and
+//! HIGHESTMODSEQ; UID SEARCH ALL gives the server's UIDs. Local UIDs the server no
+//! longer has were expunged; flags of known UIDs are fetched (only those changed
+//! since the stored mod-sequence under CONDSTORE); UIDs above the cursor are fetched
+//! in batches with BODY.PEEK[] (reading never marks mail \Seen) and stored.
+//!
+//! Crash safety rests on one order: a batch is stored, flushed and committed to the
+//! search index, then its UIDs are mapped, then the cursor advances. A kill anywhere
+//! replays at most one batch, which dedups by content key. Removal goes the other
+//! way round: messages first, UID entries last, so an interrupted removal is redone.
+//! A UIDVALIDITY change releases every UID of the folder before the cursor restarts.
+
+use super::ingest::rethread_and_index;
+use super::ingest_batch::{store_mails, MailOutcome};
+use super::{Engine, EngineError, Result};
+use crate::mail::identity::content_key;
+use crate::mail::model::MessageKey;
+use crate::source::imap::{connect, AccountConfig, ImapError, ImapSession};
+use crate::source::{RawMail, SourceLocation};
+use crate::store::sync_state::{FolderCursor, ImapRef, SyncState, UidEntry};
+use crate::store::QuarantineItem;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone)]
+pub struct SyncOptions {
+    /// Messages fetched and stored per step (and per cursor advance).
+    pub batch: usize,
+    /// Longest wait for any one server answer.
+    pub timeout: Duration,
+    /// Extra attempts after a transient error (network, timeout), with backoff.
+    pub retries: u32,
+    /// Sync only this folder (IDLE reported a change there).
+    pub only_folder: Option<String>,
+}
+
+impl Default for SyncOptions {
+    fn default() -> Self {
+        Self {
+            batch: 200,
+            timeout: Duration::from_secs(60),
+            retries: 3,
+            only_folder: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FolderReport {
+    pub folder: String,
+    pub uidvalidity: u32,
+    /// New UIDs fetched.
+    pub fetched: usize,
+    pub added: usize,
+    /// Fetched but already stored (another folder, local mail, or a replay).
+    pub known: usize,
+    pub quarantined: usize,
+    pub flags_changed: usize,
+    pub expunged: usize,
+    /// Messages removed from the store (no folder or local file holds them now).
+    pub removed: usize,
+    /// The folder's UIDVALIDITY changed: its old state was dropped and it was read again.
+    pub resynced: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AccountReport {
+    pub account: String,
+    pub folders: Vec<FolderReport>,
+    /// Folders gone from the server since the last sync.
+    pub folders_deleted: Vec<String>,
+    /// Folders listed but not selectable this time, with the server's reason.
+    pub folders_skipped: Vec<(String, String)>,
+    pub attempts: u32,
+    pub seconds: f64,
+}
+
+impl AccountReport {
+    pub fn added(&self) -> usize {
+        self.folders.iter().map(|f| f.added).sum()
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SyncReport {
+    pub accounts: Vec<AccountReport>,
+    pub seconds: f64,
+}
+
+/// A runtime for the blocking entry points (the CLI): one thread, as the engine is
+/// a single writer and the work between awaits is CPU-bound ingest.
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(EngineError::Runtime)
+}
+
+impl Engine {
+    /// Syncs every given account, one after the other (blocking).
+    pub fn sync(&mut self, accounts: &[AccountConfig], opts: &SyncOptions) -> Result<SyncReport> {
+        let started = Instant::now();
+        let rt = runtime()?;
+        let mut report = SyncReport::default();
+        for account in accounts {
+            report
+                .accounts
+                .push(rt.block_on(self.sync_account(account, opts))?);
+        }
+        report.seconds = started.elapsed().as_secs_f64();
+        Ok(report)
+    }
+
+    /// Syncs one account, retrying transient failures with exponential backoff.
+    /// Whatever a failed attempt stored stays stored; the next one resumes from it.
+    pub async fn sync_account(
+        &mut self,
+        account: &AccountConfig,
+        opts: &SyncOptions,
+    ) -> Result<AccountReport> {
+        let started = Instant::now();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut report = AccountReport {
+                account: account.name.clone(),
+                attempts: attempt,
+                ..AccountReport::default()
+            };
+            match self.sync_account_once(account, opts, &mut report).await {
+                Ok(()) => {
+                    report.seconds = started.elapsed().as_secs_f64();
+                    return Ok(report);
+                }
+                Err(EngineError::Imap(e)) if e.is_transient() && attempt <= opts.retries => {
+                    let wait = Duration::from_secs(1 << (attempt - 1).min(5));
+                    tokio::time::sleep(wait).await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    async fn sync_account_once(
+        &mut self,
+        account: &AccountConfig,
+        opts: &SyncOptions,
+        report: &mut AccountReport,
+    ) -> Result<()> {
+        let state = SyncState::open(self.store.db())?;
+        let mut session = connect(account, opts.timeout).await?;
+        let folders = match &opts.only_folder {
+            Some(f) => vec![f.clone()],
+            None => {
+                let listed = session.folders().await?;
+                for gone in state.folders(&account.name)? {
+                    if !listed.contains(&gone) {
+                        let local = state.folder_uids(&account.name, &gone)?;
+                        let uids: Vec<u32> = local.keys().copied().collect();
+                        self.release(&state, &account.name, &gone, &uids, &local)?;
+                        state.drop_folder(&account.name, &gone)?;
+                        self.store.flush()?;
+                        report.folders_deleted.push(gone);
+                    }
+                }
+                listed
+            }
+        };
+        for folder in &folders {
+            match self
+                .sync_folder(&mut session, &state, account, folder, opts)
+                .await
+            {
+                Ok(r) => report.folders.push(r),
+                // A folder that cannot be selected (deleted since LIST, or not ours to
+                // read) is left as it is locally and tried again next time.
+                Err(EngineError::Imap(ImapError::Protocol {
+                    step,
+                    reason,
+                    transient: false,
+                    ..
+                })) if step.starts_with("SELECT") => {
+                    report.folders_skipped.push((folder.clone(), reason));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if state.rethread_owed()? {
+            rethread_and_index(self, &[], &mut |_| {})?;
+            self.store.flush()?;
+            state.set_rethread_owed(false)?;
+            self.store.flush()?;
+        }
+        session.logout().await;
+        Ok(())
+    }
+
+    async fn sync_folder(
+        &mut self,
+        session: &mut ImapSession,
+        state: &SyncState,
+        account: &AccountConfig,
+        folder: &str,
+        opts: &SyncOptions,
+    ) -> Result<FolderReport> {
+        let acct = account.name.as_str();
+        let status = session.select(folder).await?;
+        let uidvalidity = status.uidvalidity;
+        let mut rep = FolderReport {
+            folder: folder.to_string(),
+            uidvalidity,
+            ..FolderReport::default()
+        };
+        let cursor = match state.cursor(acct, folder)? {
+            Some(c) if c.uidvalidity == uidvalidity => c,
+            stale => {
+                if stale.is_some() {
+                    // Every UID of the old UIDVALIDITY is meaningless now.
+                    let local = state.folder_uids(acct, folder)?;
+                    let uids: Vec<u32> = local.keys().copied().collect();
+                    rep.removed += self.release(state, acct, folder, &uids, &local)?;
+                    rep.resynced = true;
+                }
+                state.reset(acct, folder, uidvalidity)?;
+                self.store.flush()?;
+                FolderCursor {
+                    uidvalidity,
+                    last_uid: 0,
+                    highest_modseq: None,
+                }
+            }
+        };
+        let mut local = state.folder_uids(acct, folder)?;
+        let server = session.all_uids(folder).await?;
+
+        let gone: Vec<u32> = local
+            .keys()
+            .filter(|u| !server.contains(u))
+            .copied()
+            .collect();
+        if !gone.is_empty() {
+            rep.expunged = gone.len();
+            rep.removed += self.release(state, acct, folder, &gone, &local)?;
+            for u in &gone {
+                local.remove(u);
+            }
+        }
+
+        let unchanged = session.condstore()
+            && cursor.highest_modseq.is_some()
+            && cursor.highest_modseq == status.highest_modseq;
+        if cursor.last_uid > 0 && !unchanged {
+            let since = cursor.highest_modseq.filter(|_| session.condstore());
+            let changes = session.flags(folder, cursor.last_uid, since).await?;
+            rep.flags_changed = self.apply_flags(state, acct, folder, &local, changes)?;
+        }
+
+        // New UIDs, and any below the cursor that the map lacks (a server that
+        // skipped them in an earlier FETCH): fetched in UID order.
+        let mut todo: Vec<u32> = server
+            .iter()
+            .filter(|u| **u > cursor.last_uid || !local.contains_key(u))
+            .copied()
+            .collect();
+        todo.sort_unstable();
+        for batch in todo.chunks(opts.batch.max(1)) {
+            self.fetch_batch(session, state, acct, folder, uidvalidity, batch, &mut rep)
+                .await?;
+        }
+
+        // The mod-sequence moves last: flags and new messages up to it are stored.
+        if let Some(m) = status.highest_modseq {
+            state.advance(acct, folder, uidvalidity, 0, Some(m))?;
+            self.store.flush()?;
+        }
+        Ok(rep)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn fetch_batch(
+        &mut self,
+        session: &mut ImapSession,
+        state: &SyncState,
+        acct: &str,
+        folder: &str,
+        uidvalidity: u32,
+        batch: &[u32],
+        rep: &mut FolderReport,
+    ) -> Result<()> {
+        let fetched = session.fetch_messages(folder, batch).await?;
+        rep.fetched += fetched.len();
+        let shown_folder = format!("{acct}/{folder}");
+        let location = |uid| SourceLocation::Imap {
+            account: acct.to_string(),
+            folder: folder.to_string(),
+            uidvalidity,
+            uid,
+        };
+        let mut mails = Vec::new();
+        let mut meta = Vec::new();
+        let mut entries = Vec::new();
+        for m in fetched {
+            match m.raw {
+                Some(raw) => {
+                    meta.push((m.uid, m.flags.clone()));
+                    mails.push(RawMail {
+                        raw,
+                        location: location(m.uid),
+                        folder: shown_folder.clone(),
+                        flags: m.flags,
+                    });
+                }
+                None => {
+                    // A FETCH answer without the body: keep a trace, like a bad message.
+                    self.store.quarantine(&QuarantineItem {
+                        location: location(m.uid),
+                        folder: shown_folder.clone(),
+                        reason: "the server sent no message body".into(),
+                        raw: Vec::new(),
+                        at: chrono::Utc::now().timestamp(),
+                    })?;
+                    rep.quarantined += 1;
+                    let key = content_key(&[]);
+                    entries.push((
+                        m.uid,
+                        UidEntry {
+                            key,
+                            flags: m.flags,
+                        },
+                    ));
+                }
+            }
+        }
+        state.set_rethread_owed(true)?;
+        let outcomes = store_mails(self, mails)?;
+        for ((uid, flags), outcome) in meta.into_iter().zip(&outcomes) {
+            match outcome {
+                MailOutcome::Added(_) => rep.added += 1,
+                MailOutcome::Known(_) => rep.known += 1,
+                MailOutcome::Quarantined(_) => rep.quarantined += 1,
+            }
+            entries.push((
+                uid,
+                UidEntry {
+                    key: outcome.key(),
+                    flags,
+                },
+            ));
+        }
+        // Messages durable and searchable, then the UIDs that point at them, then
+        // the cursor over them.
+        self.store.flush()?;
+        self.lexical.commit()?;
+        state.map_uids(acct, folder, &entries)?;
+        self.store.flush()?;
+        if let Some(&last) = batch.iter().max() {
+            state.advance(acct, folder, uidvalidity, last, None)?;
+            self.store.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Records new flags of known UIDs, on the UID entries and on the messages.
+    fn apply_flags(
+        &mut self,
+        state: &SyncState,
+        acct: &str,
+        folder: &str,
+        local: &BTreeMap<u32, UidEntry>,
+        changes: Vec<(u32, String)>,
+    ) -> Result<usize> {
+        let mut updates = Vec::new();
+        for (uid, flags) in changes {
+            if let Some(e) = local.get(&uid) {
+                if e.flags != flags {
+                    updates.push((uid, UidEntry { key: e.key, flags }));
+                }
+            }
+        }
+        if updates.is_empty() {
+            return Ok(0);
+        }
+        state.set_rethread_owed(true)?;
+        for (_, e) in &updates {
+            self.store.set_flags(&e.key, &e.flags)?;
+        }
+        state.map_uids(acct, folder, &updates)?;
+        self.store.flush()?;
+        Ok(updates.len())
+    }
+
+    /// Lets go of UIDs of a folder: a message none of whose other sources (UIDs of
+    /// other folders, local files) holds it is removed; one still held elsewhere is
+    /// pointed at a remaining copy. Returns how many messages were removed.
+    fn release(
+        &mut self,
+        state: &SyncState,
+        acct: &str,
+        folder: &str,
+        uids: &[u32],
+        local: &BTreeMap<u32, UidEntry>,
+    ) -> Result<usize> {
+        if uids.is_empty() {
+            return Ok(0);
+        }
+        let releasing: HashSet<ImapRef> = uids
+            .iter()
+            .map(|&uid| ImapRef {
+                account: acct.to_string(),
+                folder: folder.to_string(),
+                uid,
+            })
+            .collect();
+        let candidates: BTreeSet<MessageKey> = uids
+            .iter()
+            .filter_map(|u| local.get(u))
+            .map(|e| e.key)
+            .collect();
+        let held_locally = self.held_by_local_sources(&candidates)?;
+        let mut remove = Vec::new();
+        for key in &candidates {
+            let others: Vec<ImapRef> = state
+                .refs_of(key)?
+                .into_iter()
+                .filter(|r| !releasing.contains(r))
+                .collect();
+            if others.is_empty() && !held_locally.contains(key) {
+                remove.push(*key);
+            } else if let Some(other) = others.first() {
+                self.move_location_if_released(state, key, acct, folder, &releasing, other)?;
+            }
+        }
+        let removed = self.remove_messages(&remove)?.removed;
+        state.unmap_uids(acct, folder, uids)?;
+        self.store.flush()?;
+        Ok(removed)
+    }
+
+    /// Keys among `candidates` that a local Maildir, mbox or .eml file holds.
+    fn held_by_local_sources(
+        &self,
+        candidates: &BTreeSet<MessageKey>,
+    ) -> Result<HashSet<MessageKey>> {
+        let mut held = HashSet::new();
+        if candidates.is_empty() {
+            return Ok(held);
+        }
+        for item in self.store.source_cursors() {
+            let (_, cursor) = item?;
+            held.extend(cursor.messages.iter().filter(|k| candidates.contains(k)));
+        }
+        Ok(held)
+    }
+
+    fn move_location_if_released(
+        &mut self,
+        state: &SyncState,
+        key: &MessageKey,
+        acct: &str,
+        folder: &str,
+        releasing: &HashSet<ImapRef>,
+        other: &ImapRef,
+    ) -> Result<()> {
+        let Some(msg) = self.store.message(key)? else {
+            return Ok(());
+        };
+        let SourceLocation::Imap {
+            account: a,
+            folder: f,
+            uid,
+            ..
+        } = &msg.location
+        else {
+            return Ok(());
+        };
+        let here = ImapRef {
+            account: acct.to_string(),
+            folder: folder.to_string(),
+            uid: *uid,
+        };
+        if a != acct || f != folder || !releasing.contains(&here) {
+            return Ok(());
+        }
+        let (Some(cursor), Some(entry)) = (
+            state.cursor(&other.account, &other.folder)?,
+            state.entry(&other.account, &other.folder, other.uid)?,
+        ) else {
+            return Ok(());
+        };
+        let location = SourceLocation::Imap {
+            account: other.account.clone(),
+            folder: other.folder.clone(),
+            uidvalidity: cursor.uidvalidity,
+            uid: other.uid,
+        };
+        let shown = format!("{}/{}", other.account, other.folder);
+        self.store.relocate(key, location, &shown, &entry.flags)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,482 @@
+//! IMAP sync against a real Dovecot on loopback: the 3,034 allen-p messages, then
+//! appends, expunges, flag changes, a recreated folder (new UIDVALIDITY) and kill -9
+//! of the `quoth sync` process mid-way; after each step the store must match the
+//! server exactly. Also IDLE push, and clear errors that leave the store intact.
+//! Figures (initial sync rate, no-change sync, APPEND to searchable) are printed,
+//! never asserted.
+
+mod common;
+mod imap;
+
+use imap::{append_all, local_snapshot, maildir_messages, server_snapshot, Dovecot, PASSWORD};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const ACCOUNT: &str = "test";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+fn quoth(data: &Path, config: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_quoth"));
+    c.arg("--data-dir")
+        .arg(data)
+        .arg("sync")
+        .arg("--config")
+        .arg(config)
+        .args(extra)
+        .env_remove("QUOTH_CONFIG");
+    c
+}
+
+fn run_ok(mut c: Command) -> Output {
+    let out = c.output().expect("quoth runs");
+    assert!(
+        out.status.success(),
+        "quoth sync failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    out
+}
+
+/// Starts `quoth sync`, lets it work for `after`, and kills it with SIGKILL.
+fn kill_midway(c: &mut Command, after: Duration) {
+    let mut child = c
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("quoth starts");
+    std::thread::sleep(after);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn assert_matches(rt: &tokio::runtime::Runtime, server: &Dovecot, data: &Path, step: &str) {
+    let theirs = rt.block_on(async {
+        let mut s = server.session().await;
+        let snap = server_snapshot(&mut s).await;
+        s.logout().await;
+        snap
+    });
+    let ours = local_snapshot(data, ACCOUNT);
+    for (folder, rows) in &theirs {
+        assert_eq!(
+            ours.get(folder).map(Vec::len),
+            Some(rows.len()),
+            "{step}: message count of {folder}"
+        );
+        assert_eq!(
+            ours.get(folder),
+            Some(rows),
+            "{step}: keys and flags of {folder}"
+        );
+    }
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        theirs.keys().collect::<Vec<_>>(),
+        "{step}: folders"
+    );
+}
+
+fn fresh_message(i: usize, tag: &str) -> Vec<u8> {
+    format!(
+        "From: Tess Ter <tess@example.com>\r\nTo: alice@example.com\r\n\
+         Subject: zebra census {tag} {i}\r\nMessage-ID: <zebra-{tag}-{i}@example.com>\r\n\
+         Date: Mon, 1 Jan 2024 10:00:00 +0000\r\n\r\n\
+         The {tag} zebra count for pen {i} is {}.\r\n",
+        i * 7
+    )
+    .into_bytes()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+#[test]
+fn sync_matches_the_server_through_changes_and_kills() {
+    let Some(allen) = common::shared("data/enron/maildir/allen-p") else {
+        return;
+    };
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    let folders = maildir_messages(&allen);
+    let total: usize = folders.values().map(Vec::len).sum();
+    assert_eq!(total, 3034, "allen-p holds 3,034 messages");
+    rt.block_on(async {
+        let mut s = server.session().await;
+        for (folder, msgs) in &folders {
+            append_all(&mut s, folder, msgs).await;
+        }
+        s.logout().await;
+    });
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let a = work.path().join("a");
+
+    // Initial sync, uninterrupted: the rate figure.
+    let t = Instant::now();
+    run_ok(quoth(&a, &config, &[]));
+    let initial = t.elapsed();
+    assert_matches(&rt, &server, &a, "initial sync");
+
+    let no_change: Vec<f64> = (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            run_ok(quoth(&a, &config, &[]));
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    assert_matches(&rt, &server, &a, "no-change sync");
+
+    // An initial sync killed three times at different points, then finished.
+    let b = work.path().join("b");
+    for fraction in [0.2, 0.45, 0.7] {
+        kill_midway(&mut quoth(&b, &config, &[]), initial.mul_f64(fraction));
+    }
+    run_ok(quoth(&b, &config, &[]));
+    assert_matches(&rt, &server, &b, "initial sync killed three times");
+
+    // New mail (fresh and copies of stored mail), expunges, flag changes and a
+    // malformed message, synced by a process killed mid-way and a second one.
+    rt.block_on(async {
+        let mut s = server.session().await;
+        let fresh: Vec<Vec<u8>> = (0..40).map(|i| fresh_message(i, "first")).collect();
+        append_all(&mut s, "INBOX", &fresh).await;
+        append_all(&mut s, "INBOX", &folders["straw"][..5]).await;
+        s.append("INBOX", None, b"this is not a mail message at all\r\n")
+            .await
+            .expect("append");
+        s.select("sent").await.expect("select");
+        s.command("UID STORE 1:25 +FLAGS.SILENT (\\Deleted)")
+            .await
+            .expect("store");
+        s.command("EXPUNGE").await.expect("expunge");
+        s.select("INBOX").await.expect("select");
+        s.command("UID STORE 1:30 +FLAGS.SILENT (\\Seen)")
+            .await
+            .expect("store");
+        s.command("UID STORE 10:12 +FLAGS.SILENT (\\Flagged \\Answered)")
+            .await
+            .expect("store");
+        s.command("UID STORE 5 -FLAGS.SILENT (\\Seen)")
+            .await
+            .expect("store");
+        s.logout().await;
+    });
+    kill_midway(
+        &mut quoth(&a, &config, &["--batch", "10"]),
+        Duration::from_millis(400),
+    );
+    run_ok(quoth(&a, &config, &[]));
+    assert_matches(&rt, &server, &a, "appends, expunges, flags, malformed mail");
+    let quarantined = quoth::engine::Engine::open(&a)
+        .expect("open")
+        .stats()
+        .expect("stats")
+        .quarantined;
+    assert_eq!(quarantined, 1, "the malformed message is quarantined");
+
+    // A folder deleted and recreated (new UIDVALIDITY) with part of its mail, and
+    // a folder deleted for good.
+    rt.block_on(async {
+        let mut s = server.session().await;
+        s.command("DELETE \"discussion_threads\"")
+            .await
+            .expect("delete");
+        append_all(
+            &mut s,
+            "discussion_threads",
+            &folders["discussion_threads"][..60],
+        )
+        .await;
+        s.command("DELETE \"contacts\"").await.expect("delete");
+        s.logout().await;
+    });
+    kill_midway(
+        &mut quoth(&a, &config, &["--batch", "10"]),
+        Duration::from_millis(300),
+    );
+    run_ok(quoth(&a, &config, &[]));
+    assert_matches(&rt, &server, &a, "recreated and deleted folders");
+
+    // IDLE: APPEND on the server, and time until the watch loop has the message
+    // stored and searchable (it reports new mail after the index commit).
+    let (mut watch, rx) = start_watch(&a, &config);
+    let wait_for = |what: &str| next_event(&rx, what);
+    // The first sync and the IDLE connection come up in either order.
+    let mut up = std::collections::HashSet::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while up.len() < 2 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let v = rx.recv_timeout(left).expect("the watch loop starts");
+        if let Some(e) = v["event"]
+            .as_str()
+            .filter(|e| ["synced", "idling"].contains(e))
+        {
+            up.insert(e.to_string());
+        }
+    }
+    let mut push = Vec::new();
+    for i in 0..5 {
+        let t = rt.block_on(async {
+            let mut s = server.session().await;
+            s.append("INBOX", None, &fresh_message(i, "pushed"))
+                .await
+                .expect("append");
+            let t = Instant::now();
+            s.logout().await;
+            t
+        });
+        let event = wait_for("new_mail");
+        push.push(t.elapsed().as_secs_f64());
+        assert_eq!(event["folder"], "INBOX");
+        assert_eq!(event["count"], 1);
+    }
+    let _ = watch.kill();
+    let _ = watch.wait();
+    assert_matches(&rt, &server, &a, "mail pushed through IDLE");
+
+    eprintln!(
+        "IMAP figures: initial sync {total} messages in {:.2} s ({:.0} messages/s); \
+         no-change sync median {:.3} s; APPEND to searchable with IDLE median {:.3} s",
+        initial.as_secs_f64(),
+        total as f64 / initial.as_secs_f64(),
+        median(no_change),
+        median(push)
+    );
+}
+
+#[test]
+fn login_and_connection_errors_are_clear_and_leave_the_store_intact() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let mut s = server.session().await;
+        let msgs: Vec<Vec<u8>> = (0..5).map(|i| fresh_message(i, "errors")).collect();
+        append_all(&mut s, "INBOX", &msgs).await;
+        s.logout().await;
+    });
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    run_ok(quoth(
+        &data,
+        &server.write_config(ACCOUNT, PASSWORD, server.port),
+        &[],
+    ));
+    let stored = || {
+        quoth::engine::Engine::open(&data)
+            .expect("open")
+            .stats()
+            .expect("stats")
+            .messages
+    };
+    assert_eq!(stored(), 5);
+
+    let fail = |config: &Path| -> String {
+        let out = quoth(&data, config, &["--retries", "0"])
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "sync should fail");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+
+    let wrong = server.write_config(ACCOUNT, "not-the-password", server.port);
+    let err = fail(&wrong);
+    assert!(
+        err.contains("account 'test'") && err.contains("refused the login of 'alice'"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("not-the-password"),
+        "the password is never shown: {err}"
+    );
+    assert_eq!(stored(), 5, "a refused login leaves the store as it was");
+
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port();
+    let unreachable = server.write_config(ACCOUNT, PASSWORD, closed_port);
+    let err = fail(&unreachable);
+    assert!(
+        err.contains("account 'test'")
+            && err.contains(&format!("cannot connect to 127.0.0.1:{closed_port}")),
+        "{err}"
+    );
+
+    let tls = work.path().join("tls.toml");
+    std::fs::write(
+        &tls,
+        server
+            .account_toml(ACCOUNT, PASSWORD, server.port)
+            .replace("tls = \"plain\"", "tls = \"implicit\""),
+    )
+    .expect("config");
+    let err = fail(&tls);
+    assert!(
+        err.contains("account 'test'") && err.contains("TLS with 127.0.0.1 failed"),
+        "{err}"
+    );
+
+    let remote = work.path().join("remote.toml");
+    std::fs::write(
+        &remote,
+        server
+            .account_toml(ACCOUNT, PASSWORD, server.port)
+            .replace("127.0.0.1", "imap.example.com"),
+    )
+    .expect("config");
+    let err = fail(&remote);
+    assert!(err.contains("only for a server on this machine"), "{err}");
+    assert_eq!(stored(), 5);
+    let _ = rt;
+}
+
+/// Starts `quoth sync --watch --json` and returns it with a channel of its events.
+fn start_watch(
+    data: &Path,
+    config: &Path,
+) -> (std::process::Child, mpsc::Receiver<serde_json::Value>) {
+    let mut watch = quoth(data, config, &["--watch"])
+        .arg("--json")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("watch starts");
+    let (tx, rx) = mpsc::channel();
+    let stdout = watch.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Ok(v) = serde_json::from_str(&line) {
+                if tx.send(v).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    (watch, rx)
+}
+
+fn next_event(rx: &mpsc::Receiver<serde_json::Value>, what: &str) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let v = rx
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("no {what} event"));
+        if v["event"] == what {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn the_watch_loop_reconnects_after_the_server_restarts() {
+    let Some(mut server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    let (mut watch, rx) = start_watch(&data, &config);
+    next_event(&rx, "idling");
+    server.restart();
+    // The IDLE connection breaks, is reported, and comes back after a backoff.
+    next_event(&rx, "error");
+    next_event(&rx, "idling");
+    rt.block_on(async {
+        let mut s = server.session().await;
+        s.append("INBOX", None, &fresh_message(1, "after-restart"))
+            .await
+            .expect("append");
+        s.logout().await;
+    });
+    let event = next_event(&rx, "new_mail");
+    assert_eq!(event["count"], 1);
+    let _ = watch.kill();
+    let _ = watch.wait();
+    assert_matches(&rt, &server, &data, "after a server restart");
+}
+
+#[test]
+fn a_message_another_source_holds_survives_an_expunge() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    let msgs: Vec<Vec<u8>> = (0..3).map(|i| fresh_message(i, "shared")).collect();
+    rt.block_on(async {
+        let mut s = server.session().await;
+        append_all(&mut s, "INBOX", &msgs).await;
+        append_all(&mut s, "Archive", &msgs).await;
+        s.logout().await;
+    });
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    // Message 0 is also in a local Maildir, with LF line ends: the same content key.
+    let maildir = work.path().join("local");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).expect("maildir");
+    }
+    let lf = String::from_utf8_lossy(&msgs[0]).replace("\r\n", "\n");
+    std::fs::write(maildir.join("cur/1:2,S"), lf).expect("local copy");
+    let out = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .arg("--data-dir")
+        .arg(&data)
+        .args(["ingest", "--no-embed"])
+        .arg(&maildir)
+        .output()
+        .expect("ingest runs");
+    assert!(out.status.success());
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let stored = || {
+        let engine = quoth::engine::Engine::open(&data).expect("open");
+        let stats = engine.stats().expect("stats");
+        assert_eq!(stats.lexical_docs as usize, stats.messages);
+        stats.messages
+    };
+    run_ok(quoth(&data, &config, &[]));
+    assert_eq!(stored(), 3, "one copy of each message, wherever it is held");
+
+    let expunge = |folder: &str, uids: &str| {
+        rt.block_on(async {
+            let mut s = server.session().await;
+            s.select(folder).await.expect("select");
+            s.command(&format!("UID STORE {uids} +FLAGS.SILENT (\\Deleted)"))
+                .await
+                .expect("store");
+            s.command("EXPUNGE").await.expect("expunge");
+            s.logout().await;
+        })
+    };
+    expunge("INBOX", "1:3");
+    run_ok(quoth(&data, &config, &[]));
+    assert_eq!(stored(), 3, "Archive still holds all three");
+
+    expunge("Archive", "1:2");
+    run_ok(quoth(&data, &config, &[]));
+    assert_eq!(
+        stored(),
+        2,
+        "message 1 is gone; message 0 stays (a local file holds it), message 2 stays"
+    );
+    let engine = quoth::engine::Engine::open(&data).expect("open");
+    assert!(engine.find_message("<zebra-shared-0@example.com>").is_ok());
+    assert!(engine.find_message("<zebra-shared-1@example.com>").is_err());
+    assert!(engine.find_message("<zebra-shared-2@example.com>").is_ok());
+}
