@@ -4,6 +4,8 @@
 mod address_book;
 mod answer_eval;
 mod ask;
+mod attachment_view;
+mod attachments;
 mod embedding;
 mod ingest;
 mod llm;
@@ -17,6 +19,11 @@ mod threading;
 pub use address_book::MailboxContext;
 pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
+pub use attachment_view::{
+    configured_viewer, viewer_argv, AttachmentPage, AttachmentState, AttachmentStats,
+    DEFAULT_VIEWER,
+};
+pub use attachments::{AttachReport, ATTACH_JOB};
 pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
 pub use ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use llm::{LlmAnswerer, LlmConfig};
@@ -58,6 +65,8 @@ pub enum EngineError {
     Vector(#[from] VectorError),
     #[error(transparent)]
     Embed(#[from] EmbedError),
+    #[error("opening the attachment: {0}")]
+    Viewer(String),
 }
 
 /// Settings of an engine that a user may change.
@@ -202,7 +211,9 @@ impl Engine {
                 .store
                 .thread_of(key)?
                 .unwrap_or_else(|| ThreadId::of_root(key));
-            self.lexical.upsert(&msg, thread, *replace)?;
+            let pages = self.store.attachment_search_text(&msg)?;
+            self.lexical
+                .upsert_with_attachments(&msg, thread, *replace, &pages)?;
             indexed += 1;
             if i % 4096 == 0 {
                 progress(i, keys.len());
