@@ -41,6 +41,7 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
     );
     let mut engine = Engine::open(&data_dir)?;
     let report = engine.ingest(std::slice::from_ref(&mailbox), &mut |_| {})?;
+    super::attachments::extract(&mut engine, true)?;
     match engine.embedder() {
         Ok(_) => {
             engine.embed_pending(&AtomicBool::new(false), &mut |_| {})?;

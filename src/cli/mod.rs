@@ -1,7 +1,9 @@
 //! Command-line front end: one module per subcommand, all talking to the engine.
 
 mod ask;
+mod attachments;
 mod bench;
+mod bench_pdf;
 mod bench_retrieval;
 mod demo;
 mod eval;
