@@ -346,3 +346,109 @@ fn demo_pdf_messages_match_the_generator() {
         assert_eq!(out.page_count as usize, pages.len());
     }
 }
+
+/// A worker that died holding an attachment job leaves it running; the next run
+/// takes it over, and running the jobs again changes nothing.
+#[test]
+fn attachment_jobs_resume_after_a_crash_and_are_idempotent() {
+    use quoth::engine::ATTACH_JOB;
+    use quoth::store::jobs::{JobQueue, QueueConfig};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let maildir = tmp.path().join("mail");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).expect("maildir");
+    }
+    let pdf = multi_page_pdf(&["First page", "Second page names the Bammel field."]);
+    let base = b"Message-ID: <resume@test>\nSubject: plan\nFrom: a@example.com\n\
+                 Content-Type: text/plain\n\nSee the plan.\n";
+    let eml = attach_to_message(base, &[("plan.pdf", "application/pdf", &pdf)]);
+    std::fs::write(maildir.join("cur/1.test:2,S"), eml).expect("write");
+
+    let data = tmp.path().join("data");
+    let mut engine = open(&data);
+    ingest(&mut engine, &[maildir]);
+    assert_eq!(engine.attachment_job_counts().expect("counts").pending, 1);
+    // A worker claims the job and dies.
+    let queue = JobQueue::open(engine.store().db(), QueueConfig::default()).expect("queue");
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    let claimed = queue.claim(ATTACH_JOB, 1, now_ms).expect("claim");
+    assert_eq!(claimed.len(), 1);
+    drop(queue);
+    assert_eq!(engine.attachment_job_counts().expect("counts").running, 1);
+    assert!(engine.search("Bammel", 10, 0).expect("search").is_empty());
+    drop(engine);
+
+    let mut engine = open(&data);
+    let no_ocr = PdfLimits {
+        ocr: None,
+        ..PdfLimits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let report = engine
+        .extract_attachments(&no_ocr, &stop, &mut |_| {})
+        .expect("jobs run");
+    assert_eq!((report.extracted, report.pages), (1, 2), "{report:?}");
+    let counts = engine.attachment_job_counts().expect("counts");
+    assert_eq!((counts.running, counts.pending, counts.done), (0, 0, 1));
+    assert_eq!(engine.search("Bammel", 10, 0).expect("search").len(), 1);
+    let msg = engine.find_message("resume@test").expect("found");
+    let chunks = engine.store().chunks_of(&msg.key).expect("chunks");
+    let on_pages: Vec<Option<u32>> = chunks
+        .iter()
+        .filter_map(|c| c.attachment.as_ref().map(|a| a.page))
+        .collect();
+    assert_eq!(on_pages, vec![Some(1), Some(2)]);
+
+    // Nothing left to do; queueing again finds every attachment recorded.
+    let again = engine
+        .extract_attachments(&no_ocr, &stop, &mut |_| {})
+        .expect("jobs run");
+    assert_eq!(again.extracted + again.already_extracted, 0);
+    assert_eq!(engine.queue_unread_attachments().expect("queue"), 0);
+    assert_eq!(
+        engine.store().chunks_of(&msg.key).expect("chunks").len(),
+        chunks.len()
+    );
+    let states = engine.attachment_states(&msg).expect("states");
+    assert_eq!(states[0].status, "ok");
+}
+
+/// The demo mailbox answers from its PDFs with page citations.
+#[test]
+fn demo_pdf_facts_are_cited_by_page() {
+    let Some(models) = models() else { return };
+    std::env::set_var("QUOTH_MODELS_DIR", &models);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut engine = open(&tmp.path().join("data"));
+    ingest(&mut engine, &[common::demo_mailbox()]);
+    let no_ocr = PdfLimits {
+        ocr: None,
+        ..PdfLimits::default()
+    };
+    engine
+        .extract_attachments(&no_ocr, &AtomicBool::new(false), &mut |_| {})
+        .expect("jobs run");
+    embed_all(&mut engine);
+    for (question, file, page) in [
+        (
+            "How much does consolidating backups with Cobalt save a year?",
+            "vendor-review.pdf",
+            3,
+        ),
+        (
+            "What is the rent per square foot in the new lease?",
+            "lease-summary.pdf",
+            2,
+        ),
+    ] {
+        let out = ask(&engine, question);
+        assert!(
+            out.citations
+                .iter()
+                .any(|c| c.attachment.as_deref() == Some(file) && c.page == Some(page)),
+            "{question}: {out:#?}"
+        );
+    }
+}

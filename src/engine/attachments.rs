@@ -74,6 +74,31 @@ pub(super) fn enqueue_attachment_jobs(
 }
 
 impl Engine {
+    /// Queues extraction for stored attachments that have none recorded: mail
+    /// ingested before attachments were read. Returns the jobs added.
+    pub fn queue_unread_attachments(&self) -> Result<usize> {
+        let mut added = 0;
+        for msg in self.store.messages() {
+            let msg = msg?;
+            let mut bytes = Vec::new();
+            let mut infos = Vec::new();
+            for a in &msg.attachments {
+                if self.store.attachment_hash(&msg.key, a.index)?.is_some() {
+                    continue;
+                }
+                if let Some(b) = self.store.attachment_bytes(&msg.key, a.index)? {
+                    infos.push(a.clone());
+                    bytes.push(b);
+                }
+            }
+            if !infos.is_empty() {
+                let batch = [(msg.key, infos.as_slice(), bytes.as_slice())];
+                added += enqueue_attachment_jobs(&self.store, &self.jobs, &batch)?;
+            }
+        }
+        Ok(added)
+    }
+
     pub fn attachment_job_counts(&self) -> Result<JobCounts> {
         Ok(self.jobs.counts(ATTACH_JOB)?)
     }
