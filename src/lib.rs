@@ -6,6 +6,7 @@
 //! binary's CLI is a thin front end over [`engine::Engine`].
 
 pub mod answer;
+pub mod attach;
 pub mod engine;
 pub mod index;
 pub mod mail;

@@ -16,6 +16,12 @@ const LAWYER_FINAL: &str = "38fba0a82995.a3b98282@mail.brightwater-legal.example
 const HTML_NOTICE: &str = "20240312150000.b72d010ba6@northwind.example";
 const ZOE: &str = "864800ecfacc.6a71a78a@mail.helix-partners.example";
 const BUDGET_DRAFT: &str = "20240311200218.18a1a48eb1@northwind.example";
+/// The messages whose facts are only in their PDF attachments.
+const PDF_MESSAGES: &[&str] = &[
+    "20240314134000.5d1e0a9c42@northwind.example",
+    "5b2e8c1d7f40.9e3a1c52@mail.harbor-properties.example",
+    "20240325130000.c4a7e19b03@northwind.example",
+];
 const LOTUS: &[&str] = &[
     "OFC287F118.778007B5-ON85258A4A.003E0F92@meridian-telecom.example",
     "20240221141527.fab08df774@northwind.example",
@@ -28,7 +34,7 @@ fn demo_engine() -> (tempfile::TempDir, Engine) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut engine = open(&tmp.path().join("data"));
     let report = ingest(&mut engine, &[demo_mailbox()]);
-    assert_eq!(report.added, 41, "{report:?}");
+    assert_eq!(report.added, 44, "{report:?}");
     (tmp, engine)
 }
 
@@ -45,11 +51,11 @@ fn ids(engine: &Engine, query: &str) -> Vec<String> {
 fn ingest_counts_and_threads() {
     let (_tmp, engine) = demo_engine();
     let stats = engine.stats().expect("stats");
-    assert_eq!(stats.messages, 41);
+    assert_eq!(stats.messages, 44);
     assert_eq!(stats.quarantined, 0);
     assert_eq!(stats.lost, 0);
-    // 9 conversations and 5 standalone messages.
-    assert_eq!(stats.threads, 14);
+    // 9 conversations and 8 standalone messages (3 of them carry PDFs).
+    assert_eq!(stats.threads, 17);
     // The Lotus Notes style thread has no References: the fallback joins all five.
     let threads: HashSet<_> = LOTUS
         .iter()
@@ -87,7 +93,12 @@ fn query_language_over_the_demo_mailbox() {
     assert!(march
         .iter()
         .all(|h| h.date.is_some_and(|d| (start..end).contains(&d))));
-    assert_eq!(ids(&engine, "has:attachment"), vec![BUDGET_DRAFT]);
+    let mut with_attachments = ids(&engine, "has:attachment");
+    with_attachments.sort();
+    let mut expected = vec![BUDGET_DRAFT.to_string()];
+    expected.extend(PDF_MESSAGES.iter().map(|id| id.to_string()));
+    expected.sort();
+    assert_eq!(with_attachments, expected);
     let not_sent = engine
         .search("budget AND NOT folder:sent", 100, 0)
         .expect("runs");
@@ -105,7 +116,7 @@ fn query_language_over_the_demo_mailbox() {
         ids(&engine, "\"board meeting\" date:2024-03-06..2024-03-06").len(),
         1
     );
-    assert!(ids(&engine, "-budget").len() < 41);
+    assert!(ids(&engine, "-budget").len() < 44);
     // Stemming: "repairs" finds "repair".
     assert!(!ids(&engine, "repairs").is_empty());
     // Snippets mark the match.
@@ -218,8 +229,8 @@ fn reindex_rebuilds_the_same_index() {
     let fibre_before = ids(&engine, "subject:fibre").len();
     assert_eq!(fibre_before, 5);
     let n = engine.reindex(&mut |_, _| {}).expect("reindex");
-    assert_eq!(n, 41);
-    assert_eq!(engine.stats().expect("stats").lexical_docs, 41);
+    assert_eq!(n, 44);
+    assert_eq!(engine.stats().expect("stats").lexical_docs, 44);
     assert_eq!(sorted(ids(&engine, "budget OR roof OR offsite")), before);
     assert_eq!(ids(&engine, "subject:fibre").len(), fibre_before);
 }
@@ -243,7 +254,7 @@ fn the_binary_speaks_json_and_points_at_query_errors() {
     ]);
     assert!(out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(report["added"], 41);
+    assert_eq!(report["added"], 44);
 
     let out = run(&[
         "search",
@@ -274,7 +285,7 @@ fn the_binary_speaks_json_and_points_at_query_errors() {
 
     let out = run(&["stats", "--json"]);
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(stats["messages"], 41);
+    assert_eq!(stats["messages"], 44);
 
     let out = run(&["show", STRIKE, "--json"]);
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -299,7 +310,7 @@ fn a_broken_index_and_an_old_schema_are_rebuilt() {
     std::fs::write(dir.join("lexical/meta.json"), b"{ not json").expect("damage");
     {
         let engine = open(&dir);
-        assert_eq!(engine.stats().expect("stats").lexical_docs, 41);
+        assert_eq!(engine.stats().expect("stats").lexical_docs, 44);
         assert_eq!(ids(&engine, "strike price")[0], STRIKE);
     }
     // A store from another schema version is refused with a way out...
@@ -317,8 +328,8 @@ fn a_broken_index_and_an_old_schema_are_rebuilt() {
     }
     // ...and `rebuild` re-reads the recorded sources into a new store.
     let report = Engine::rebuild(&dir, &mut |_| {}).expect("rebuild");
-    assert_eq!(report.added, 41);
+    assert_eq!(report.added, 44);
     let engine = open(&dir);
-    assert_eq!(engine.stats().expect("stats").messages, 41);
+    assert_eq!(engine.stats().expect("stats").messages, 44);
     assert_eq!(ids(&engine, "strike price")[0], STRIKE);
 }

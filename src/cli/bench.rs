@@ -89,6 +89,19 @@ pub enum BenchWhat {
         #[arg(long)]
         work_dir: Option<PathBuf>,
     },
+    /// PDF attachment text: text-layer pages/s on the GeoTopo lecture notes (117
+    /// pages) and OCR pages/s on pages of it rendered as images.
+    Pdf {
+        /// The shared data folder (default: QUOTH_SHARED, then ../shared).
+        #[arg(long)]
+        shared: Option<PathBuf>,
+        /// Passes over the text layer.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Pages read by OCR.
+        #[arg(long, default_value_t = 4)]
+        ocr_pages: u32,
+    },
 }
 
 /// One measured run of a child process.
@@ -128,6 +141,11 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             runs,
             work_dir,
         } => super::bench_imap::run(&maildir, runs.max(1), work_dir, json),
+        BenchWhat::Pdf {
+            shared,
+            runs,
+            ocr_pages,
+        } => super::bench_pdf::run(shared, runs.max(1), ocr_pages.max(1), json),
     }
 }
 

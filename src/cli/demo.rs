@@ -7,6 +7,9 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+/// A question whose answer is only in a PDF attachment: the answer cites its page.
+const PDF_QUESTION: &str = "How much does consolidating backups with Cobalt save a year?";
+
 /// Searches that show what the query language and hybrid retrieval do on the demo
 /// mailbox (Dana never writes "leak": meaning finds her water-damage report).
 const EXAMPLES: &[&str] = &[
@@ -41,6 +44,7 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
     );
     let mut engine = Engine::open(&data_dir)?;
     let report = engine.ingest(std::slice::from_ref(&mailbox), &mut |_| {})?;
+    super::attachments::extract(&mut engine, true)?;
     match engine.embedder() {
         Ok(_) => {
             engine.embed_pending(&AtomicBool::new(false), &mut |_| {})?;
@@ -90,6 +94,17 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
         if hits.is_empty() {
             println!("  no messages match");
         }
+    }
+    if engine.embedder().is_ok() {
+        println!("\n$ quoth ask '{PDF_QUESTION}'");
+        let outcome = engine.ask(
+            PDF_QUESTION,
+            &mut quoth::answer::conversation::Conversation::default(),
+            &quoth::answer::extract::ExtractiveAnswerer::default(),
+            &quoth::engine::AskOptions::default(),
+            &mut |_| {},
+        )?;
+        super::ask::print_text(&outcome);
     }
     println!(
         "\nTry your own: quoth --data-dir {} search 'QUERY'",

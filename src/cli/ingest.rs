@@ -28,13 +28,17 @@ pub fn run(engine: &mut Engine, paths: &[PathBuf], then_embed: bool, json: bool)
     if !json {
         print_report(&report);
     }
-    let embedding = if then_embed {
-        embed_quietly(engine, json)?
+    let (attachments, embedding) = if then_embed {
+        (
+            Some(super::attachments::extract(engine, json)?),
+            embed_quietly(engine, json)?,
+        )
     } else {
-        None
+        (None, None)
     };
     if json {
         let mut value = serde_json::to_value(&report)?;
+        value["attachments"] = serde_json::to_value(&attachments)?;
         value["embedding"] = serde_json::to_value(&embedding)?;
         print_json(&value)?;
     }
@@ -64,8 +68,9 @@ fn print_report(report: &quoth::engine::IngestReport) {
     }
 }
 
-/// `quoth embed`: runs the pending embedding jobs.
+/// `quoth embed`: runs the pending attachment and embedding jobs.
 pub fn embed(engine: &mut Engine, json: bool) -> Result<i32> {
+    super::attachments::extract(engine, json)?;
     if let Some(report) = embed_quietly(engine, json)? {
         if json {
             print_json(&report)?;
@@ -113,9 +118,16 @@ fn embed_quietly(engine: &mut Engine, json: bool) -> Result<Option<quoth::engine
 pub fn status(engine: &Engine, json: bool) -> Result<i32> {
     let p = engine.embed_progress()?;
     let vectors = engine.vectors().len();
+    let a = engine.attachment_job_counts()?;
     if json {
-        print_json(&serde_json::json!({"embedding": p, "vectors": vectors}))?;
+        print_json(&serde_json::json!({"embedding": p, "vectors": vectors, "attachments": a}))?;
     } else {
+        println!(
+            "attachments: {} read, {} pending, {} failed",
+            a.done,
+            a.pending + a.running,
+            a.failed
+        );
         println!(
             "embedding: {} of {} texts done, {} pending, {} failed; {} vectors",
             p.done,

@@ -1,9 +1,11 @@
 //! Command-line front end: one module per subcommand, all talking to the engine.
 
 mod ask;
+mod attachments;
 mod bench;
 mod bench_ask;
 mod bench_imap;
+mod bench_pdf;
 mod bench_retrieval;
 mod demo;
 mod eval;

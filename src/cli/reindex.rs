@@ -9,10 +9,14 @@ pub fn run(engine: &mut Engine, json: bool) -> Result<i32> {
     let started = std::time::Instant::now();
     let n = engine.reindex(&mut |_, _| {})?;
     let secs = started.elapsed().as_secs_f64();
+    let queued = engine.queue_unread_attachments()?;
     if json {
-        print_json(&json!({"indexed": n, "seconds": secs}))?;
+        print_json(&json!({"indexed": n, "seconds": secs, "attachments_queued": queued}))?;
     } else {
         println!("reindexed {n} messages in {secs:.2} s");
+        if queued > 0 {
+            println!("{queued} attachments not read yet: `quoth embed` reads them");
+        }
     }
     Ok(0)
 }

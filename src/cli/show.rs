@@ -9,6 +9,7 @@ use serde_json::json;
 pub fn run(engine: &Engine, id: &str, json: bool) -> Result<i32> {
     let msg = engine.find_message(id)?;
     let thread = engine.thread_of(&msg.key)?.map(|t| t.to_hex());
+    let states = engine.attachment_states(&msg)?;
     if json {
         let segments: Vec<_> = msg
             .segments
@@ -26,7 +27,7 @@ pub fn run(engine: &Engine, id: &str, json: bool) -> Result<i32> {
             .store()
             .chunks_of(&msg.key)?
             .into_iter()
-            .map(|c| json!({"id": c.id.to_hex(), "start": c.start, "end": c.end, "cite_text": c.cite_text}))
+            .map(|c| json!({"id": c.id.to_hex(), "start": c.start, "end": c.end, "cite_text": c.cite_text, "attachment": c.attachment}))
             .collect();
         print_json(&json!({
             "key": msg.key.to_hex(),
@@ -40,7 +41,7 @@ pub fn run(engine: &Engine, id: &str, json: bool) -> Result<i32> {
             "folder": msg.folder,
             "flags": msg.flags,
             "source": msg.location.describe(),
-            "attachments": msg.attachments,
+            "attachments": states,
             "segments": segments,
             "chunks": chunks,
         }))?;
@@ -58,14 +59,7 @@ pub fn run(engine: &Engine, id: &str, json: bool) -> Result<i32> {
     println!("Subject:    {}", msg.subject);
     println!("Folder:     {}  flags: {}", msg.folder, msg.flags);
     println!("Source:     {}", msg.location.describe());
-    for a in &msg.attachments {
-        println!(
-            "Attachment: {} ({}, {} bytes)",
-            a.name.as_deref().unwrap_or("(unnamed)"),
-            a.mime_type,
-            a.size
-        );
-    }
+    super::attachments::print_states(&states);
     for seg in &msg.segments {
         println!(
             "──── {} [{}..{}] ────",

@@ -14,6 +14,22 @@ pub fn run(engine: &Engine, json: bool) -> Result<i32> {
     println!("threads      {}", s.threads);
     println!("chunks       {}", s.chunks);
     println!("quarantined  {}", s.quarantined);
+    let a = &s.attachments;
+    let statuses: Vec<String> = a
+        .by_status
+        .iter()
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    println!(
+        "attachments  {} read ({}), {} pages ({} by OCR), {} chunks, {} pending, {} failed",
+        a.extracted,
+        statuses.join(", "),
+        a.pages,
+        a.ocr_pages,
+        a.chunks,
+        a.pending,
+        a.failed
+    );
     println!("lost         {}", s.lost);
     println!("source files {}", s.source_files);
     println!("store        {:.1} MB", s.store_bytes as f64 / 1e6);

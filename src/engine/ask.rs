@@ -385,7 +385,7 @@ impl Engine {
                     )
                 })
                 .unwrap_or_default();
-            let item = |cite_text: String, start: u32, end: u32| EvidenceItem {
+            let item = |cite_text: String, start: u32, end: u32, at: Place| EvidenceItem {
                 n: 0,
                 key: hit.hit.key.clone(),
                 message_id: hit.hit.message_id.clone(),
@@ -397,30 +397,47 @@ impl Engine {
                 cite_text,
                 start,
                 end,
-                attachment: None,
-                page: None,
+                attachment: at.0,
+                page: at.1,
                 score: hit.hit.score,
                 rank: rank + 1,
             };
             let best = hit.chunk.as_ref().map(|c| c.ordinal);
             match &hit.chunk {
-                Some(c) => items.push(item(c.cite_text.clone(), c.start, c.end)),
+                Some(c) => items.push(item(
+                    c.cite_text.clone(),
+                    c.start,
+                    c.end,
+                    (c.attachment.clone(), c.page),
+                )),
                 None => {
                     if let Some(c) = self.store.chunks_of(&key)?.into_iter().next() {
-                        items.push(item(c.cite_text, c.start, c.end));
+                        let at = place(&c);
+                        items.push(item(c.cite_text, c.start, c.end, at));
                     }
                 }
             }
             if rank < 3 {
                 for c in self.store.chunks_of(&key)? {
                     if Some(c.ordinal) != best && (best.is_some() || c.ordinal != 0) {
-                        extra.push(item(c.cite_text, c.start, c.end));
+                        let at = place(&c);
+                        extra.push(item(c.cite_text, c.start, c.end, at));
                     }
                 }
             }
         }
         items.extend(extra);
         Ok(EvidencePack::build(items, budget))
+    }
+}
+
+/// An attachment's name and page, when a passage comes from one.
+type Place = (Option<String>, Option<u32>);
+
+fn place(chunk: &crate::store::StoredChunk) -> Place {
+    match &chunk.attachment {
+        Some(a) => (Some(a.name.clone()), a.page),
+        None => (None, None),
     }
 }
 

@@ -4,6 +4,7 @@
 //! Nothing here aborts on bad mail: a message that cannot be parsed is quarantined
 //! with its bytes and reason, a file that cannot be read is reported, and ingest goes on.
 
+use super::attachments::enqueue_attachment_jobs;
 use super::embedding::enqueue_embed_jobs;
 use super::prepare::{prepare, Prepared};
 use super::threading::rethread;
@@ -197,6 +198,15 @@ pub(super) fn commit_prepared(
         })
         .collect();
     store.insert_messages(&batch)?;
+    let with_attachments: Vec<_> = pending
+        .iter()
+        .filter(|p| !p.message.attachments.is_empty())
+        .map(|p| {
+            let m = &p.message;
+            (m.key, m.attachments.as_slice(), p.attachment_bytes.as_slice())
+        })
+        .collect();
+    enqueue_attachment_jobs(store, jobs, &with_attachments)?;
     let embed_ids: Vec<u64> = pending
         .iter()
         .flat_map(|p| p.chunks.iter().map(|c| embed_id(&c.embed_text)))

@@ -4,6 +4,8 @@
 mod address_book;
 mod answer_eval;
 mod ask;
+mod attachment_view;
+mod attachments;
 mod embedding;
 mod ingest;
 mod ingest_batch;
@@ -21,6 +23,11 @@ mod watch;
 pub use address_book::MailboxContext;
 pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
+pub use attachment_view::{
+    configured_viewer, viewer_argv, AttachmentPage, AttachmentState, AttachmentStats,
+    DEFAULT_VIEWER,
+};
+pub use attachments::{AttachReport, ATTACH_JOB};
 pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
 pub use ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use llm::{LlmAnswerer, LlmConfig};
@@ -69,6 +76,8 @@ pub enum EngineError {
     Imap(#[from] crate::source::imap::ImapError),
     #[error("starting the async runtime: {0}")]
     Runtime(std::io::Error),
+    #[error("opening the attachment: {0}")]
+    Viewer(String),
 }
 
 /// Settings of an engine that a user may change.
@@ -213,7 +222,9 @@ impl Engine {
                 .store
                 .thread_of(key)?
                 .unwrap_or_else(|| ThreadId::of_root(key));
-            self.lexical.upsert(&msg, thread, *replace)?;
+            let pages = self.store.attachment_search_text(&msg)?;
+            self.lexical
+                .upsert_with_attachments(&msg, thread, *replace, &pages)?;
             indexed += 1;
             if i % 4096 == 0 {
                 progress(i, keys.len());

@@ -49,6 +49,7 @@ pub fn prepare(
                     &cite_text,
                 ),
                 cite_text,
+                attachment: None,
             })
         })
         .collect();

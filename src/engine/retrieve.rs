@@ -73,6 +73,11 @@ pub struct ChunkRef {
     pub start: u32,
     pub end: u32,
     pub cite_text: String,
+    /// The attachment's file name when the chunk is a page of one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attachment: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -455,7 +460,16 @@ impl Engine {
             let Some(msg) = self.store.message(&c.key)? else {
                 continue;
             };
-            let text = format!("{} {}", msg.subject, msg.body);
+            let mut text = format!("{} {}", msg.subject, msg.body);
+            // Evidence on an attachment page counts as the message's words.
+            if let Some((chunk, _)) = c
+                .best_chunk
+                .as_ref()
+                .filter(|(ch, _)| ch.attachment.is_some())
+            {
+                text.push(' ');
+                text.push_str(&chunk.cite_text);
+            }
             // A candidate without vectors (not embedded yet) is judged on its words.
             let cosine = match (query_vec, &c.best_chunk) {
                 (Some(_), Some((_, s))) => Some(*s),
@@ -500,6 +514,8 @@ impl Engine {
                     ordinal: ch.ordinal,
                     start: ch.start,
                     end: ch.end,
+                    page: ch.attachment.as_ref().and_then(|a| a.page),
+                    attachment: ch.attachment.map(|a| a.name),
                     cite_text: ch.cite_text,
                 }),
                 stages: c.stages,

@@ -18,6 +18,7 @@ pub struct Stats {
     pub store_bytes: u64,
     pub lexical_docs: u64,
     pub lexical_bytes: u64,
+    pub attachments: super::AttachmentStats,
 }
 
 impl Engine {
@@ -45,6 +46,7 @@ impl Engine {
             store_bytes: self.store.size_on_disk(),
             lexical_docs: self.lexical.doc_count(),
             lexical_bytes: self.lexical.size_on_disk(),
+            attachments: self.attachment_stats()?,
         })
     }
 }

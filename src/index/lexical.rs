@@ -144,6 +144,18 @@ impl LexicalIndex {
 
     /// Adds (or replaces) the document of a message.
     pub fn upsert(&mut self, msg: &StoredMessage, thread: ThreadId, replace: bool) -> Result<()> {
+        self.upsert_with_attachments(msg, thread, replace, "")
+    }
+
+    /// As [`Self::upsert`], with the text of the message's attachments searched as
+    /// part of its body, so that a word on page 40 of a PDF finds the message.
+    pub fn upsert_with_attachments(
+        &mut self,
+        msg: &StoredMessage,
+        thread: ThreadId,
+        replace: bool,
+        attachment_text: &str,
+    ) -> Result<()> {
         let f = self.fields;
         let key_hex = msg.key.to_hex();
         let names = |list: &[crate::mail::model::Mailbox]| {
@@ -160,7 +172,7 @@ impl LexicalIndex {
             f.to => names(&msg.to),
             f.cc => format!("{} ; {}", names(&msg.cc), names(&msg.bcc)),
             f.subject => msg.subject.clone(),
-            f.body => msg.body.clone(),
+            f.body => format!("{}{attachment_text}", msg.body),
             f.date => msg.date.unwrap_or(0),
             f.folder => msg.folder.clone(),
             f.has_attachment => u64::from(!msg.attachments.is_empty()),

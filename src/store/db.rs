@@ -11,6 +11,8 @@ use serde::Serialize;
 use std::path::Path;
 
 mod remove;
+#[path = "attachments.rs"]
+pub mod attachments;
 
 /// Bump when a record layout changes; an older store is rebuilt from its sources.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -51,6 +53,7 @@ pub struct Store {
     quarantine: sled::Tree,
     attachments: sled::Tree,
     embed_chunks: sled::Tree,
+    attach: attachments::AttachTrees,
 }
 
 /// One message with everything written for it in one go.
@@ -88,6 +91,7 @@ impl Store {
             quarantine: db.open_tree("quarantine")?,
             attachments: db.open_tree("attachments")?,
             embed_chunks: db.open_tree("embed_chunks")?,
+            attach: attachments::AttachTrees::open(&db)?,
             db,
         };
         store.check_schema(dir)?;
@@ -220,7 +224,8 @@ impl Store {
         let Some(msg) = self.message(key)? else {
             return Ok(Vec::new());
         };
-        self.chunks
+        let mut chunks = self
+            .chunks
             .scan_prefix(key.0)
             .values()
             .map(|v| {
@@ -229,7 +234,9 @@ impl Store {
                     &decode::<ChunkRecord>("chunks", &v?)?,
                 ))
             })
-            .collect()
+            .collect::<Result<Vec<_>>>()?;
+        chunks.extend(self.attachment_chunks_of(&msg)?);
+        Ok(chunks)
     }
 
     /// The chunks whose embed text has this id (copies of one mail share it).
@@ -237,14 +244,15 @@ impl Store {
         let mut out = Vec::new();
         for k in self.embed_chunks.scan_prefix(id.to_be_bytes()).keys() {
             let k = k?;
-            let (Some(v), Some(key)) = (
-                self.chunks.get(&k[8..])?,
-                k.get(8..24).and_then(|b| b.try_into().ok()).map(MessageKey),
-            ) else {
+            let Some(key) = k.get(8..24).and_then(|b| b.try_into().ok()).map(MessageKey) else {
                 continue;
             };
-            if let Some(msg) = self.message(&key)? {
-                out.push(StoredChunk::of(&msg, &decode::<ChunkRecord>("chunks", &v)?));
+            let Some(msg) = self.message(&key)? else {
+                continue;
+            };
+            match self.chunks.get(&k[8..])? {
+                Some(v) => out.push(StoredChunk::of(&msg, &decode::<ChunkRecord>("chunks", &v)?)),
+                None => out.extend(self.attachment_chunk(&msg, &k[8..])?),
             }
         }
         Ok(out)

@@ -5,5 +5,9 @@ pub mod jobs;
 pub mod records;
 pub mod sync_state;
 
+pub use db::attachments::{
+    attachment_embed_text, attachment_ordinal, content_hash, display_name, is_attachment_ordinal,
+    AttachmentExtract, AttachmentKind, ChunkAttachment, ContentHash, PageRecord,
+};
 pub use db::{NewMessage, Store, StoreError, SCHEMA_VERSION};
 pub use records::*;

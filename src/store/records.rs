@@ -94,6 +94,9 @@ pub struct StoredChunk {
     pub cite_text: String,
     /// `cite_text` with subject, sender, date and thread context: searched, never quoted.
     pub embed_text: String,
+    /// Set when the text is a page of an attachment rather than the body; then the
+    /// span is in that page's stored text.
+    pub attachment: Option<crate::store::ChunkAttachment>,
 }
 
 /// How a chunk is kept in sled: its span only. Its texts are derived from the message
@@ -122,6 +125,7 @@ impl StoredChunk {
             end: rec.end,
             embed_text: embed_text(&msg.subject, &msg.from, &msg.to, msg.date, &cite_text),
             cite_text,
+            attachment: None,
         }
     }
 
