@@ -5,6 +5,7 @@ mod address_book;
 mod answer_eval;
 mod ask;
 mod embedding;
+pub mod handle;
 mod ingest;
 mod llm;
 mod prepare;
