@@ -21,6 +21,18 @@ pub struct Theme {
     pub text: Style,
     /// Hints such as the "how to ask" line.
     pub hint: Style,
+    /// The border of the focused pane.
+    pub focus: Style,
+    /// The selected row of a list.
+    pub selected: Style,
+    /// A cited quote inside a message, and `[n]` markers in answers.
+    pub cited: Style,
+    /// Quiet text: the standalone rewrite, quoted history, signatures, dates.
+    pub dim: Style,
+    /// Unread threads.
+    pub unread: Style,
+    /// Errors in the status bar and the chat.
+    pub error: Style,
 }
 
 impl Theme {
@@ -49,6 +61,12 @@ impl Theme {
             key: Style::new().add_modifier(Modifier::BOLD),
             text: Style::new(),
             hint: Style::new().add_modifier(Modifier::ITALIC),
+            focus: Style::new().add_modifier(Modifier::BOLD),
+            selected: Style::new().add_modifier(Modifier::REVERSED),
+            cited: Style::new().add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
+            dim: Style::new().add_modifier(Modifier::DIM),
+            unread: Style::new().add_modifier(Modifier::BOLD),
+            error: Style::new().add_modifier(Modifier::BOLD),
         }
     }
 
@@ -62,6 +80,15 @@ impl Theme {
             key: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
             text: Style::new().fg(Color::Reset),
             hint: Style::new().fg(Color::Green).add_modifier(Modifier::ITALIC),
+            focus: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            selected: Style::new().add_modifier(Modifier::REVERSED),
+            cited: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            dim: Style::new().fg(Color::DarkGray),
+            unread: Style::new().add_modifier(Modifier::BOLD),
+            error: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
         }
     }
 }
@@ -87,7 +114,10 @@ mod tests {
     #[test]
     fn plain_theme_has_no_colours() {
         let t = Theme::plain();
-        for s in [t.border, t.title, t.key, t.text, t.hint] {
+        for s in [
+            t.border, t.title, t.key, t.text, t.hint, t.focus, t.selected, t.cited, t.dim,
+            t.unread, t.error,
+        ] {
             assert_eq!((s.fg, s.bg), (None, None));
         }
     }
