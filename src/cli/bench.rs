@@ -64,6 +64,9 @@ pub enum BenchWhat {
         #[arg(long)]
         work_dir: Option<PathBuf>,
     },
+    /// Start to first frame on a data dir, and keystroke-to-redraw latency p50/p95
+    /// while a background ingest runs.
+    Tui(super::bench_tui::TuiBenchArgs),
 }
 
 /// One measured run of a child process.
@@ -93,6 +96,7 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             palimpzest,
             work_dir,
         } => super::bench_retrieval::run(maildir, questions, palimpzest, work_dir, json),
+        BenchWhat::Tui(args) => super::bench_tui::run(args, json),
     }
 }
 
