@@ -401,7 +401,11 @@ impl App {
             .stderr(std::process::Stdio::null())
             .spawn();
         match spawned {
-            Ok(_) => self.status.note(format!("opened {file} (page {page})")),
+            Ok(mut child) => {
+                // Reaped in the background so a closed viewer leaves no zombie.
+                std::thread::spawn(move || child.wait());
+                self.status.note(format!("opened {file} (page {page})"))
+            }
             Err(e) => self.status.error(format!("cannot run {program}: {e}")),
         }
     }

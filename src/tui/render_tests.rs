@@ -510,3 +510,47 @@ fn rendering_is_deterministic() {
     assert_eq!(draw(&mut a, 120, 40), draw(&mut b, 120, 40));
     assert_eq!(draw(&mut a, 80, 24), draw(&mut b, 80, 24));
 }
+
+#[test]
+fn a_pdf_page_citation_shows_its_page_and_p_saves_it_for_the_viewer() {
+    let mut app = app(Theme::plain());
+    answered(&mut app);
+    let turn = app.chat.turns.last_mut().expect("a turn");
+    let outcome = turn.outcome.as_mut().expect("answered");
+    outcome.citations[0].attachment = Some("quote.pdf".into());
+    outcome.citations[0].page = Some(3);
+    app.layout.focus_on(Pane::Evidence);
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("quote.pdf, page 3"), "{screen}");
+    assert!(screen.contains("p opens the page"), "{screen}");
+    app.handle(key_event('p'));
+    match app.take_requests().pop() {
+        Some(EngineRequest::SaveAttachment { name, page, .. }) => {
+            assert_eq!((name.as_str(), page), ("quote.pdf", Some(3)));
+        }
+        other => panic!("expected the attachment to be saved, got {other:?}"),
+    }
+    // The saved file goes to the configured viewer, with the page filled in.
+    app.options.pdf_command = "true --page={page} {file}".into();
+    app.handle(AppEvent::Engine(EngineEvent::AttachmentSaved {
+        req: 999,
+        path: "/tmp/quote.pdf".into(),
+        page: Some(3),
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("opened /tmp/quote.pdf (page 3)"),
+        "{screen}"
+    );
+    app.options.pdf_command = "/nonexistent/viewer".into();
+    app.handle(AppEvent::Engine(EngineEvent::AttachmentSaved {
+        req: 1000,
+        path: "/tmp/quote.pdf".into(),
+        page: None,
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("cannot run /nonexistent/viewer"),
+        "{screen}"
+    );
+}
