@@ -187,17 +187,20 @@ fn list_lines(citations: &[Citation], selected: usize, width: u16, theme: &Theme
         );
         head.truncate(1);
         out.extend(head);
+        // The quote, indented under its header, at most three lines.
         let quote = wrap(
-            &[Run::new(format!("  “{}”", c.quote.trim()), theme.text)],
-            width,
+            &[Run::new(format!("“{}”", c.quote.trim()), theme.text)],
+            width.saturating_sub(2),
         );
         let n = quote.len();
         for (j, line) in quote.lines.into_iter().take(3).enumerate() {
+            let mut spans = vec![Span::raw("  ")];
             if j == 2 && n > 3 {
-                out.push_line(Line::from(Span::styled("  …", theme.dim)));
+                spans.push(Span::styled("…", theme.dim));
             } else {
-                out.push_line(line);
+                spans.extend(line.spans);
             }
+            out.push_line(Line::from(spans));
         }
     }
     out
