@@ -14,3 +14,4 @@ pub mod query;
 pub mod retrieve;
 pub mod source;
 pub mod store;
+pub mod tui;

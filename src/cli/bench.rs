@@ -102,6 +102,9 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 4)]
         ocr_pages: u32,
     },
+    /// Start to first frame on a data dir, and keystroke-to-redraw latency p50/p95
+    /// while a background ingest runs.
+    Tui(super::bench_tui::TuiBenchArgs),
 }
 
 /// One measured run of a child process.
@@ -146,6 +149,7 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             runs,
             ocr_pages,
         } => super::bench_pdf::run(shared, runs.max(1), ocr_pages.max(1), json),
+        BenchWhat::Tui(args) => super::bench_tui::run(args, json),
     }
 }
 

@@ -29,13 +29,18 @@ pub fn demo_mailbox() -> PathBuf {
         })
 }
 
-pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
-    let data_dir = match data_dir {
-        Some(d) => d,
+/// The demo's data dir: the one given, else `quoth-demo` in the XDG data dir.
+pub fn demo_data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
+    match given {
+        Some(d) => Ok(d),
         None => dirs::data_dir()
             .map(|d| d.join("quoth-demo"))
-            .context("no data directory: pass --data-dir")?,
-    };
+            .context("no data directory: pass --data-dir"),
+    }
+}
+
+pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
+    let data_dir = demo_data_dir(data_dir)?;
     let mailbox = demo_mailbox();
     anyhow::ensure!(
         mailbox.is_dir(),

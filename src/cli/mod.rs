@@ -7,6 +7,7 @@ mod bench_ask;
 mod bench_imap;
 mod bench_pdf;
 mod bench_retrieval;
+mod bench_tui;
 mod demo;
 mod eval;
 mod ingest;
@@ -17,6 +18,7 @@ mod search;
 mod show;
 mod stats;
 mod sync;
+mod tui;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -36,8 +38,19 @@ pub struct Cli {
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Open this Maildir in the terminal UI (ingested into the data dir in the
+    /// background). Without a subcommand and without it, the UI opens the data dir's
+    /// mail, or the demo mailbox when there is none.
+    #[arg(long)]
+    pub maildir: Option<PathBuf>,
+    /// Answer in the UI with the OpenAI-compatible model of QUOTH_LLM_BASE_URL.
+    #[arg(long)]
+    pub llm: bool,
+    /// Key bindings of the UI: vim or emacs (patched by keymap.toml in the config dir).
+    #[arg(long, default_value = "vim", env = "QUOTH_KEYMAP")]
+    pub keymap: quoth::tui::Preset,
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -112,9 +125,17 @@ pub enum Command {
 
 /// Runs a command; returns the process exit code.
 pub fn run(cli: Cli) -> Result<i32> {
+    let Some(command) = cli.command else {
+        return tui::run(tui::TuiArgs {
+            data_dir: cli.data_dir,
+            maildir: cli.maildir,
+            llm: cli.llm,
+            keymap: cli.keymap,
+        });
+    };
     let data_dir = data_dir(cli.data_dir.clone())?;
     let json = cli.json;
-    match cli.command {
+    match command {
         Command::Ingest { paths, no_embed } => {
             ingest::run(&mut open(&data_dir)?, &paths, !no_embed, json)
         }

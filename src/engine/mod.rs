@@ -7,6 +7,7 @@ mod ask;
 mod attachment_view;
 mod attachments;
 mod embedding;
+pub mod handle;
 mod ingest;
 mod ingest_batch;
 mod llm;

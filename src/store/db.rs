@@ -381,6 +381,12 @@ impl Store {
             .collect()
     }
 
+    /// The thread summaries one by one, in key order, so a caller can show the first
+    /// ones before the whole list of a large mailbox is read.
+    pub fn threads_iter(&self) -> impl Iterator<Item = Result<ThreadSummary>> + '_ {
+        self.threads.iter().values().map(|v| decode("threads", &v?))
+    }
+
     pub fn thread_count(&self) -> usize {
         self.threads.len()
     }

@@ -1,0 +1,120 @@
+//! `quoth` with no subcommand: the terminal UI. With `--maildir PATH` it opens that
+//! Maildir (ingested in the background into the data dir); without a mailbox it opens
+//! the demo mailbox, set up on first run the way `quoth demo` does.
+
+use anyhow::{Context, Result};
+use quoth::answer::extract::ExtractiveAnswerer;
+use quoth::answer::Answerer;
+use quoth::engine::handle::{EngineHandle, EngineRequest};
+use quoth::engine::{Engine, LlmAnswerer, LlmConfig};
+use quoth::tui::terminal::TerminalGuard;
+use quoth::tui::{self, App, AppOptions, EngineLink, Keymap, LoopOptions, Preset, Theme};
+use std::path::{Path, PathBuf};
+
+/// How the UI was asked to start.
+pub struct TuiArgs {
+    /// `--data-dir` or QUOTH_DATA_DIR, when given.
+    pub data_dir: Option<PathBuf>,
+    pub maildir: Option<PathBuf>,
+    pub llm: bool,
+    pub keymap: Preset,
+}
+
+/// Where the store lives and what to ingest first.
+pub struct Plan {
+    pub data_dir: PathBuf,
+    pub ingest: Option<PathBuf>,
+    pub demo: bool,
+}
+
+/// Decides the data dir: a given Maildir goes into the given (or default) data dir; a
+/// data dir that already holds mail is opened as it is; otherwise the demo mailbox.
+pub fn plan(args: &TuiArgs) -> Result<Plan> {
+    if let Some(maildir) = &args.maildir {
+        anyhow::ensure!(maildir.is_dir(), "no Maildir at {}", maildir.display());
+        return Ok(Plan {
+            data_dir: super::data_dir(args.data_dir.clone())?,
+            ingest: Some(maildir.clone()),
+            demo: false,
+        });
+    }
+    let default = super::data_dir(args.data_dir.clone())?;
+    if default.join("store").is_dir() {
+        return Ok(Plan {
+            data_dir: default,
+            ingest: None,
+            demo: false,
+        });
+    }
+    let data_dir = super::demo::demo_data_dir(args.data_dir.clone())?;
+    let mailbox = super::demo::demo_mailbox();
+    anyhow::ensure!(
+        mailbox.is_dir(),
+        "the demo mailbox is missing at {}",
+        mailbox.display()
+    );
+    let fresh = !data_dir.join("store").is_dir();
+    Ok(Plan {
+        data_dir,
+        ingest: fresh.then_some(mailbox),
+        demo: true,
+    })
+}
+
+pub fn answerer(llm: bool) -> Result<Box<dyn Answerer + Send + Sync>> {
+    if !llm {
+        return Ok(Box::new(ExtractiveAnswerer::default()));
+    }
+    let config = LlmConfig::from_env()
+        .context("--llm needs QUOTH_LLM_BASE_URL and QUOTH_LLM_MODEL to be set")?;
+    Ok(Box::new(LlmAnswerer::new(config)?))
+}
+
+pub fn keymap(preset: Preset) -> Result<Keymap> {
+    let user = dirs::config_dir().map(|d| d.join("quoth").join(tui::keymap::USER_FILE_NAME));
+    Ok(Keymap::load(preset, user.as_deref())?)
+}
+
+pub fn run(args: TuiArgs) -> Result<i32> {
+    let plan = plan(&args)?;
+    let keymap = keymap(args.keymap)?;
+    let answerer = answerer(args.llm)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let engine = open(&plan.data_dir)?;
+    let (handle, events) = EngineHandle::start(engine, answerer, runtime.handle());
+    let mut link = EngineLink { handle, events };
+    let mut app = App::new(keymap, Theme::from_env(), AppOptions::default());
+    match &plan.ingest {
+        Some(path) => app.start_background(EngineRequest::Ingest {
+            paths: vec![path.clone()],
+            embed: true,
+        }),
+        None => app.start_background(EngineRequest::Embed),
+    }
+    if plan.demo {
+        app.status
+            .note("demo mailbox: press i to ask, e.g. what was the strike price? (? for keys)");
+    }
+    let mut guard = TerminalGuard::enter().context("opening the terminal")?;
+    let input = crossterm::event::EventStream::new();
+    let result = runtime.block_on(tui::run(
+        &mut app,
+        &mut guard.terminal,
+        input,
+        &mut link,
+        &LoopOptions::default(),
+    ));
+    drop(guard);
+    // Background work may hold the engine; do not wait for it to finish.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    result.context("running the terminal UI")?;
+    Ok(0)
+}
+
+fn open(data_dir: &Path) -> Result<Engine> {
+    Engine::open(data_dir)
+        .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))
+}

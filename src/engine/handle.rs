@@ -1,0 +1,330 @@
+//! A handle to an [`Engine`] running on a background tokio runtime: typed requests in,
+//! typed events out over a bounded channel. Front ends never call the engine inline,
+//! so a slow question or a long ingest cannot freeze them.
+//!
+//! Reads (search, ask) share the engine behind a read lock and run on the blocking
+//! pool; ingest and embedding take the write lock. Embedding yields the lock between
+//! batches whenever a read is waiting, so asking stays possible while a mailbox is
+//! being embedded. Thread lists and messages are read from a clone of the store, which
+//! needs no lock at all, so the thread list appears even while an ingest holds the
+//! engine.
+
+use super::{AskEvent, AskOptions, AskOutcome, Engine, SearchHit};
+use crate::answer::conversation::Conversation;
+use crate::answer::Answerer;
+use crate::mail::model::{MessageKey, ThreadId};
+use crate::store::{Store, StoredMessage, ThreadSummary};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use work::{background, save_attachment, send_threads, thread_messages};
+
+mod work;
+
+pub use work::sort_threads;
+
+/// Identifies a request; results carry it so a front end can drop stale ones.
+pub type RequestId = u64;
+
+/// Thread summaries sent per [`EngineEvent::ThreadList`] batch: the first batch is on
+/// screen before a large mailbox's whole list has been read.
+pub const THREAD_BATCH: usize = 2000;
+
+/// Capacity of the event channel. Results wait for room (backpressure); progress
+/// reports are dropped when it is full, as a newer one follows.
+const EVENT_CAPACITY: usize = 256;
+
+/// Least time between two progress events of one kind.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// What a front end asks of the engine.
+#[derive(Debug, Clone)]
+pub enum EngineRequest {
+    /// The thread list, newest first, in batches.
+    Threads,
+    /// The messages of one thread, oldest first.
+    Thread { req: RequestId, id: ThreadId },
+    /// A search in the query language.
+    Search { req: RequestId, query: String },
+    /// A question in a conversation, optionally scoped to a thread (hex id).
+    Ask {
+        req: RequestId,
+        question: String,
+        conversation: Conversation,
+        thread: Option<String>,
+    },
+    /// One message by key.
+    Open { req: RequestId, key: MessageKey },
+    /// Write an attachment (a cited PDF) to a file, for an external viewer.
+    SaveAttachment {
+        req: RequestId,
+        key: MessageKey,
+        name: String,
+        page: Option<u32>,
+    },
+    /// Ingest mail, then (with `embed`) run the embedding jobs.
+    Ingest { paths: Vec<PathBuf>, embed: bool },
+    /// Ingest the mail sources the store already knows again (new mail).
+    Sync,
+    /// Run the pending embedding jobs.
+    Embed,
+}
+
+/// Background work, for a gauge.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    Ingest {
+        phase: super::IngestPhase,
+        done: usize,
+        total: usize,
+    },
+    Embed {
+        done: u64,
+        total: u64,
+    },
+    /// Nothing runs in the background any more; `summary` says what was done.
+    Idle {
+        summary: String,
+    },
+}
+
+/// What the engine reports back.
+#[derive(Debug, Clone)]
+pub enum EngineEvent {
+    /// A batch of thread summaries; `first` starts a new list, `complete` ends it.
+    ThreadList {
+        threads: Vec<ThreadSummary>,
+        first: bool,
+        complete: bool,
+    },
+    ThreadMessages {
+        req: RequestId,
+        id: ThreadId,
+        messages: Vec<StoredMessage>,
+    },
+    SearchResults {
+        req: RequestId,
+        query: String,
+        hits: Vec<SearchHit>,
+    },
+    /// The standalone rewrite of a follow-up question.
+    AnswerRewrite {
+        req: RequestId,
+        text: String,
+    },
+    /// Answer text as it is written.
+    AnswerDelta {
+        req: RequestId,
+        text: String,
+    },
+    Answer {
+        req: RequestId,
+        outcome: Box<AskOutcome>,
+        conversation: Conversation,
+    },
+    Message {
+        req: RequestId,
+        message: Box<StoredMessage>,
+    },
+    AttachmentSaved {
+        req: RequestId,
+        path: PathBuf,
+        page: Option<u32>,
+    },
+    Progress(Progress),
+    /// A request failed; `req` is None for background work.
+    Error {
+        req: Option<RequestId>,
+        message: String,
+    },
+}
+
+/// Shared between the dispatcher's tasks.
+struct Shared {
+    engine: RwLock<Engine>,
+    store: Store,
+    data_dir: PathBuf,
+    answerer: Box<dyn Answerer + Send + Sync>,
+    events: mpsc::Sender<EngineEvent>,
+    /// Reads waiting for the engine: embedding yields its lock while this is non-zero.
+    readers_waiting: AtomicUsize,
+    /// Set to make a running embedding step aside.
+    yield_embed: AtomicBool,
+    /// The newest search request: older ones not yet started are skipped.
+    latest_search: AtomicU64,
+    /// Ingest or embedding in progress: a second one waits for the write lock anyway,
+    /// so a duplicate request is not queued behind it.
+    background_busy: AtomicBool,
+}
+
+/// The front end's side: send requests, receive events.
+pub struct EngineHandle {
+    requests: mpsc::UnboundedSender<EngineRequest>,
+}
+
+impl EngineHandle {
+    /// Starts the dispatcher on `runtime`; returns the handle and the event stream.
+    pub fn start(
+        engine: Engine,
+        answerer: Box<dyn Answerer + Send + Sync>,
+        runtime: &tokio::runtime::Handle,
+    ) -> (EngineHandle, mpsc::Receiver<EngineEvent>) {
+        let (req_tx, mut req_rx) = mpsc::unbounded_channel::<EngineRequest>();
+        let (ev_tx, ev_rx) = mpsc::channel(EVENT_CAPACITY);
+        let shared = Arc::new(Shared {
+            store: engine.store().clone(),
+            data_dir: engine.data_dir().to_path_buf(),
+            engine: RwLock::new(engine),
+            answerer,
+            events: ev_tx,
+            readers_waiting: AtomicUsize::new(0),
+            yield_embed: AtomicBool::new(false),
+            latest_search: AtomicU64::new(0),
+            background_busy: AtomicBool::new(false),
+        });
+        let rt = runtime.clone();
+        runtime.spawn(async move {
+            while let Some(request) = req_rx.recv().await {
+                if let EngineRequest::Search { req, .. } = &request {
+                    shared.latest_search.fetch_max(*req, Ordering::SeqCst);
+                }
+                let shared = shared.clone();
+                rt.spawn_blocking(move || serve(&shared, request));
+            }
+        });
+        (EngineHandle { requests: req_tx }, ev_rx)
+    }
+
+    /// Queues a request; false when the engine has stopped.
+    pub fn send(&self, request: EngineRequest) -> bool {
+        self.requests.send(request).is_ok()
+    }
+}
+
+fn serve(shared: &Shared, request: EngineRequest) {
+    match request {
+        EngineRequest::Threads => send_threads(shared),
+        EngineRequest::Thread { req, id } => {
+            let result = thread_messages(&shared.store, &id);
+            match result {
+                Ok(messages) => shared.emit(EngineEvent::ThreadMessages { req, id, messages }),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::Open { req, key } => match shared.store.message(&key) {
+            Ok(Some(m)) => shared.emit(EngineEvent::Message {
+                req,
+                message: Box::new(m),
+            }),
+            Ok(None) => shared.error(Some(req), format!("no message {}", key.to_hex())),
+            Err(e) => shared.error(Some(req), e),
+        },
+        EngineRequest::Search { req, query } => {
+            if shared.latest_search.load(Ordering::SeqCst) > req {
+                // A newer search was asked for before this one started: skip it. The
+                // front end drops its result anyway, but it still wants an answer.
+                shared.emit(EngineEvent::SearchResults {
+                    req,
+                    query,
+                    hits: Vec::new(),
+                });
+                return;
+            }
+            let now = chrono::Utc::now().timestamp();
+            let result = shared.read(|e| e.search(&query, 200, now));
+            match result {
+                Ok(hits) => shared.emit(EngineEvent::SearchResults { req, query, hits }),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::Ask {
+            req,
+            question,
+            mut conversation,
+            thread,
+        } => {
+            let opts = AskOptions {
+                thread,
+                ..AskOptions::default()
+            };
+            let result = shared.read(|e| {
+                e.ask(
+                    &question,
+                    &mut conversation,
+                    shared.answerer.as_ref(),
+                    &opts,
+                    &mut |ev| match ev {
+                        AskEvent::Rewrite(text) => {
+                            shared.emit(EngineEvent::AnswerRewrite { req, text })
+                        }
+                        AskEvent::Delta(text) => {
+                            shared.emit(EngineEvent::AnswerDelta { req, text })
+                        }
+                        AskEvent::Note(_) => {}
+                    },
+                )
+            });
+            match result {
+                Ok(outcome) => shared.emit(EngineEvent::Answer {
+                    req,
+                    outcome: Box::new(outcome),
+                    conversation,
+                }),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::SaveAttachment {
+            req,
+            key,
+            name,
+            page,
+        } => match save_attachment(shared, &key, &name) {
+            Ok(path) => shared.emit(EngineEvent::AttachmentSaved { req, path, page }),
+            Err(e) => shared.error(Some(req), e),
+        },
+        EngineRequest::Ingest { paths, embed } => background(shared, Some(paths), embed),
+        EngineRequest::Sync => match shared.store.roots() {
+            Ok(roots) => {
+                let roots = roots.into_iter().map(PathBuf::from).collect();
+                background(shared, Some(roots), true)
+            }
+            Err(e) => shared.error(None, e),
+        },
+        EngineRequest::Embed => background(shared, None, true),
+    }
+}
+
+impl Shared {
+    fn emit(&self, event: EngineEvent) {
+        // The receiver is gone only when the front end has quit.
+        let _ = self.events.blocking_send(event);
+    }
+
+    fn progress(&self, p: Progress) {
+        let _ = self.events.try_send(EngineEvent::Progress(p));
+    }
+
+    fn error(&self, req: Option<RequestId>, e: impl std::fmt::Display) {
+        self.emit(EngineEvent::Error {
+            req,
+            message: e.to_string(),
+        });
+    }
+
+    /// Runs `f` under the read lock, asking a running embedding to step aside first.
+    fn read<T>(&self, f: impl FnOnce(&Engine) -> T) -> T {
+        self.readers_waiting.fetch_add(1, Ordering::SeqCst);
+        self.yield_embed.store(true, Ordering::SeqCst);
+        let guard = self.engine.read().unwrap_or_else(|p| p.into_inner());
+        self.readers_waiting.fetch_sub(1, Ordering::SeqCst);
+        f(&guard)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Engine> {
+        // A panic in another request leaves the engine as it was between two calls:
+        // sled and tantivy keep their own consistency, so going on is safe.
+        self.engine.write().unwrap_or_else(|p| p.into_inner())
+    }
+}

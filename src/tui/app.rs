@@ -1,0 +1,464 @@
+//! The UI state and its one entry point, [`App::handle`]: a terminal event or an
+//! engine event in, state changed and engine requests queued out. Nothing here waits
+//! on the engine, and nothing needs a terminal: tests drive an `App` with events and
+//! draw it on ratatui's `TestBackend`.
+
+use super::command::{Command, Pane};
+use super::help::{HelpOverlay, HelpState};
+use super::jumps::JumpList;
+use super::keymap::{KeySequencer, Keymap, Mode, Step};
+use super::layout::PaneLayout;
+use super::panes::chat::{self, ChatState, ChatView};
+use super::panes::evidence::{self, EvidenceState};
+use super::panes::reader::{self, ReaderState};
+use super::panes::threads::{self, ThreadsState};
+use super::status::{self, StatusBar, StatusState};
+use super::theme::Theme;
+use crate::engine::handle::{EngineEvent, EngineRequest, Progress, RequestId};
+use crate::engine::Citation;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind};
+use ratatui::backend::Backend;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::text::Span;
+use ratatui::widgets::Paragraph;
+use ratatui::{Frame, Terminal};
+use std::collections::HashSet;
+use tui_textarea::TextArea;
+
+/// Settings of the UI that do not come from the keymap.
+#[derive(Debug, Clone)]
+pub struct AppOptions {
+    /// The program that opens a cited PDF page: `{file}` and `{page}` are replaced,
+    /// and a command without `{file}` gets the file as its last argument.
+    pub pdf_command: String,
+}
+
+impl Default for AppOptions {
+    fn default() -> Self {
+        Self {
+            pdf_command: std::env::var("QUOTH_PDF_VIEWER").unwrap_or_else(|_| "xdg-open".into()),
+        }
+    }
+}
+
+/// Something that happened: a terminal event or an engine event.
+#[derive(Debug, Clone)]
+pub enum AppEvent {
+    Term(Event),
+    Engine(EngineEvent),
+}
+
+/// Cloning an `App` copies the whole UI state (tests branch from a prepared state).
+#[derive(Clone)]
+pub struct App {
+    pub(super) keymap: Keymap,
+    sequencer: KeySequencer,
+    pub(super) theme: Theme,
+    pub(super) options: AppOptions,
+    pub layout: PaneLayout,
+    pub threads: ThreadsState,
+    pub reader: Option<ReaderState>,
+    pub chat: ChatState,
+    pub evidence: EvidenceState,
+    pub status: StatusState,
+    pub(super) search_input: Option<TextArea<'static>>,
+    pub(super) help: Option<HelpState>,
+    pub(super) jumps: JumpList,
+    next_req: RequestId,
+    outbox: Vec<EngineRequest>,
+    pub(super) in_flight: HashSet<RequestId>,
+    threads_loading: bool,
+    pub(super) quit: bool,
+    dirty: bool,
+    /// Where the focus goes back to when the chat input is left.
+    pub(super) before_chat: Pane,
+}
+
+impl App {
+    /// A new UI; its first request (the thread list) is queued.
+    pub fn new(keymap: Keymap, theme: Theme, options: AppOptions) -> App {
+        let sequencer = keymap.sequencer(Mode::Threads);
+        App {
+            sequencer,
+            keymap,
+            chat: ChatState::new(&theme),
+            theme,
+            options,
+            layout: PaneLayout::default(),
+            threads: ThreadsState::default(),
+            reader: None,
+            evidence: EvidenceState::default(),
+            status: StatusState::default(),
+            search_input: None,
+            help: None,
+            jumps: JumpList::default(),
+            next_req: 1,
+            outbox: vec![EngineRequest::Threads],
+            in_flight: HashSet::new(),
+            threads_loading: true,
+            quit: false,
+            dirty: true,
+            before_chat: Pane::Threads,
+        }
+    }
+
+    /// Queues background work (ingest, sync, embedding); the gauge shows it.
+    pub fn start_background(&mut self, request: EngineRequest) {
+        self.status.busy = true;
+        self.status.progress = None;
+        self.outbox.push(request);
+        self.dirty = true;
+    }
+
+    /// The requests queued since the last call, for the engine handle.
+    pub fn take_requests(&mut self) -> Vec<EngineRequest> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// No request is awaited and no background work runs.
+    pub fn is_idle(&self) -> bool {
+        self.outbox.is_empty()
+            && self.in_flight.is_empty()
+            && !self.threads_loading
+            && !self.status.busy
+    }
+
+    /// Ingest or embedding runs in the background.
+    pub fn is_busy(&self) -> bool {
+        self.status.busy
+    }
+
+    /// Some thread (or search hit) is listed.
+    pub fn has_threads(&self) -> bool {
+        !self.threads.is_empty()
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// The keymap table in effect: decided by the focus and by what is open.
+    pub fn mode(&self) -> Mode {
+        if self.search_input.is_some() {
+            return Mode::Search;
+        }
+        match self.layout.focus {
+            Pane::Chat => Mode::Chat,
+            Pane::Evidence => Mode::Evidence,
+            Pane::Threads if self.reader.is_some() => Mode::Reader,
+            Pane::Threads => Mode::Threads,
+        }
+    }
+
+    pub(super) fn request(&mut self, make: impl FnOnce(RequestId) -> EngineRequest) -> RequestId {
+        let req = self.next_req;
+        self.next_req += 1;
+        self.in_flight.insert(req);
+        self.outbox.push(make(req));
+        req
+    }
+
+    /// The citations of the current answer.
+    pub fn citations(&self) -> &[Citation] {
+        self.chat
+            .current_answer()
+            .map(|o| o.citations.as_slice())
+            .unwrap_or(&[])
+    }
+
+    pub fn handle(&mut self, event: AppEvent) {
+        self.dirty = true;
+        match event {
+            AppEvent::Term(Event::Key(key)) => self.on_key(key),
+            AppEvent::Term(Event::Paste(text)) => {
+                if let Some(input) = self.text_input() {
+                    input.insert_str(text);
+                }
+            }
+            AppEvent::Term(_) => {}
+            AppEvent::Engine(ev) => self.on_engine(ev),
+        }
+    }
+
+    fn text_input(&mut self) -> Option<&mut TextArea<'static>> {
+        match self.mode() {
+            Mode::Search => self.search_input.as_mut(),
+            Mode::Chat => Some(&mut self.chat.input),
+            _ => None,
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if self.help.is_some() {
+            return self.help_key(key);
+        }
+        if self.status.popup {
+            self.status.popup = false;
+            return;
+        }
+        self.status.message = None;
+        let mode = self.mode();
+        if self.sequencer.mode() != mode {
+            self.sequencer = self.keymap.sequencer(mode);
+        }
+        match self.sequencer.feed(&key) {
+            Step::Matched(cmd) => self.run(cmd),
+            Step::NoMatch(keys) if mode.is_text_input() => {
+                if let Some(input) = self.text_input() {
+                    for k in keys {
+                        input.input(k.to_event());
+                    }
+                }
+            }
+            Step::NoMatch(_) | Step::Pending | Step::Ignored => {}
+        }
+    }
+
+    fn help_key(&mut self, key: KeyEvent) {
+        let Some(help) = self.help.as_mut() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Char('j') | KeyCode::Down => help.scroll_by(1),
+            KeyCode::Char('k') | KeyCode::Up => help.scroll_by(-1),
+            KeyCode::PageDown | KeyCode::Char(' ') => help.scroll_by(10),
+            KeyCode::PageUp => help.scroll_by(-10),
+            _ => self.help = None,
+        }
+    }
+
+    fn on_engine(&mut self, ev: EngineEvent) {
+        match ev {
+            EngineEvent::ThreadList {
+                threads,
+                first,
+                complete,
+            } => {
+                self.threads.add_batch(threads, first, complete);
+                self.threads_loading = !complete;
+            }
+            EngineEvent::ThreadMessages { req, messages, .. } => {
+                self.in_flight.remove(&req);
+                if let Some(r) = self.reader.as_mut().filter(|r| r.req == req) {
+                    r.loaded(messages);
+                }
+            }
+            EngineEvent::SearchResults { req, query, hits } => {
+                self.in_flight.remove(&req);
+                if let Some(s) = self.threads.search.as_mut().filter(|s| s.req == req) {
+                    s.query = query;
+                    s.hits = hits;
+                    s.pending = false;
+                    self.threads.select(0);
+                }
+            }
+            EngineEvent::AnswerRewrite { req, text } => {
+                if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
+                    t.rewrite = Some(text);
+                }
+            }
+            EngineEvent::AnswerDelta { req, text } => {
+                if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
+                    t.draft.push_str(&text);
+                }
+            }
+            EngineEvent::Answer {
+                req,
+                outcome,
+                conversation,
+            } => {
+                self.in_flight.remove(&req);
+                if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
+                    t.outcome = Some(outcome);
+                    self.chat.conversation = conversation;
+                    self.chat.scroll_back = 0;
+                    self.evidence.reset();
+                    if !self.citations().is_empty() {
+                        self.load_citation(0);
+                    }
+                }
+            }
+            EngineEvent::Message { req, message } => {
+                self.in_flight.remove(&req);
+                if self.evidence.pending == Some(req) {
+                    self.evidence.pending = None;
+                    self.evidence.message = Some(*message);
+                    self.evidence.follow = true;
+                }
+            }
+            EngineEvent::AttachmentSaved { req, path, page } => {
+                self.in_flight.remove(&req);
+                self.open_pdf_file(&path, page);
+            }
+            EngineEvent::Progress(Progress::Idle { summary }) => {
+                self.status.busy = false;
+                self.status.progress = None;
+                if !summary.is_empty() {
+                    self.status.note(summary.clone());
+                    self.status.last_summary = Some(summary);
+                }
+            }
+            EngineEvent::Progress(p) => {
+                self.status.progress = Some(p);
+            }
+            EngineEvent::Error { req, message } => self.on_error(req, message),
+        }
+    }
+
+    fn on_error(&mut self, req: Option<RequestId>, message: String) {
+        let Some(req) = req else {
+            return self.status.error(message);
+        };
+        self.in_flight.remove(&req);
+        if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
+            t.error = Some(message);
+        } else if let Some(s) = self.threads.search.as_mut().filter(|s| s.req == req) {
+            s.pending = false;
+            s.error = Some(message);
+        } else if let Some(r) = self.reader.as_mut().filter(|r| r.req == req) {
+            r.loading = false;
+            self.status.error(message);
+        } else if self.evidence.pending == Some(req) {
+            self.evidence.pending = None;
+            self.status.error(message);
+        }
+        // Anything else answers a request the user has moved on from: dropped.
+    }
+
+    /// A one-line summary of the state a command may change, beside the screen: what
+    /// a key did is observable even where the screen does not show it (a jump list).
+    pub fn state_summary(&self) -> String {
+        format!(
+            "mode={:?} layout={:?} sel={} off={} search={:?} reader={:?} help={:?} popup={} \
+             msg={:?} busy={} turns={} scope={:?} input={:?} back={} evidence=({},{}) \
+             quit={} jumps={:?} requests={} prompt={:?} pending={:?}",
+            self.mode(),
+            self.layout,
+            self.threads.selected,
+            self.threads.offset,
+            self.threads.search.as_ref().map(|s| &s.query),
+            self.reader.as_ref().map(|r| (r.current, r.scroll, r.fold)),
+            self.help.as_ref().map(|h| h.scroll()),
+            self.status.popup,
+            self.status.message,
+            self.status.busy,
+            self.chat.turns.len(),
+            self.chat.scope,
+            self.chat.input.lines(),
+            self.chat.scroll_back,
+            self.evidence.selected,
+            self.evidence.scroll,
+            self.quit,
+            self.jumps,
+            self.in_flight.len() + self.outbox.len(),
+            self.search_input.as_ref().map(|i| i.lines().to_vec()),
+            self.sequencer.pending(),
+        )
+    }
+
+    /// Draws the whole screen.
+    pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> std::io::Result<()> {
+        terminal.draw(|f| self.render(f))?;
+        self.dirty = false;
+        Ok(())
+    }
+
+    fn render(&mut self, f: &mut Frame) {
+        let area = f.area();
+        let prompt_h = u16::from(self.search_input.is_some());
+        let [panes, prompt, bar] = Layout::vertical([
+            Constraint::Min(0),
+            Constraint::Length(prompt_h),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        let mode = self.mode();
+        let hint = HelpOverlay::ask_hint(&self.keymap, mode);
+        let scope_label = self.scope_thread().map(|(_, s)| s).unwrap_or_default();
+        for (pane, rect) in self.layout.areas(panes) {
+            let focused = pane == self.layout.focus && self.search_input.is_none();
+            match pane {
+                Pane::Threads => match self.reader.as_mut() {
+                    Some(r) => reader::render(f, rect, r, &self.theme, focused),
+                    None => threads::render(f, rect, &mut self.threads, &self.theme, focused),
+                },
+                Pane::Chat => {
+                    let view = ChatView {
+                        theme: &self.theme,
+                        focused,
+                        hint: &hint,
+                        scope_label: &scope_label,
+                    };
+                    chat::render(f, rect, &mut self.chat, &view)
+                }
+                Pane::Evidence => {
+                    let citations: Vec<Citation> = self.citations().to_vec();
+                    evidence::render(
+                        f,
+                        rect,
+                        &citations,
+                        &mut self.evidence,
+                        &self.theme,
+                        focused,
+                    )
+                }
+            }
+        }
+        if let Some(input) = self.search_input.as_ref() {
+            let [label, field] =
+                Layout::horizontal([Constraint::Length(8), Constraint::Min(0)]).areas(prompt);
+            f.render_widget(
+                Paragraph::new(Span::styled(" Search ", self.theme.key)),
+                label,
+            );
+            f.render_widget(input, field);
+        }
+        let pending: Vec<String> = self
+            .sequencer
+            .pending()
+            .iter()
+            .map(|k| k.to_string())
+            .collect();
+        let help_key = self
+            .keymap
+            .mode(mode)
+            .keys_for(&Command::Help)
+            .next()
+            .map(|k| k.to_string())
+            .unwrap_or_else(|| "?".into());
+        status::render_bar(
+            f,
+            bar,
+            &self.status,
+            &StatusBar {
+                mode: mode.name(),
+                pending_keys: &pending.join(" "),
+                help_key: &help_key,
+            },
+            &self.theme,
+        );
+        if self.status.popup {
+            status::render_popup(
+                f,
+                panes,
+                &self.status,
+                self.threads.threads.len(),
+                &self.theme,
+            );
+        }
+        if let Some(state) = self.help.as_mut() {
+            f.render_stateful_widget(
+                HelpOverlay::new(&self.keymap, mode, self.theme),
+                area,
+                state,
+            );
+        }
+    }
+}

@@ -1,0 +1,1137 @@
+//! Keymaps: which key sequence runs which [`Command`] in which [`Mode`].
+//!
+//! The shipped presets live in `keymaps/default.toml` (vim-like) and
+//! `keymaps/emacs.toml` and are compiled into the binary, so the program works without
+//! any file on disk. A user keymap file in the config dir uses the same format and is
+//! applied on top of a preset with [`Keymap::patch_toml`]; the format and the patch
+//! rules are documented at the top of `keymaps/default.toml`.
+//!
+//! Files are checked completely before anything is applied, and every problem is
+//! reported with the file's line and column, because a keymap is hand-edited and a
+//! silently ignored typo would leave the user wondering why a key does nothing.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use crossterm::event::{KeyEvent, KeyEventKind};
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+use thiserror::Error;
+use toml::Spanned;
+
+use super::command::{Command, CommandParseError};
+use super::key::{Key, KeyParseError, KeySeq};
+
+/// The name of the user keymap file inside the config dir.
+pub const USER_FILE_NAME: &str = "keymap.toml";
+
+/// The input mode that decides which table of a keymap is consulted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    /// The thread list has the focus.
+    Threads,
+    /// The message reader is open.
+    Reader,
+    /// The chat input has the focus; unbound keys are typed into it.
+    Chat,
+    /// The evidence pane has the focus.
+    Evidence,
+    /// The search prompt is open; unbound keys are typed into it.
+    Search,
+}
+
+impl Mode {
+    /// Every mode, in the order keymap files usually list them.
+    pub const ALL: [Mode; 5] = [
+        Mode::Threads,
+        Mode::Reader,
+        Mode::Chat,
+        Mode::Evidence,
+        Mode::Search,
+    ];
+
+    /// The table name in keymap files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Threads => "threads",
+            Mode::Reader => "reader",
+            Mode::Chat => "chat",
+            Mode::Evidence => "evidence",
+            Mode::Search => "search",
+        }
+    }
+
+    /// Whether keys that match no binding are meant for a text area. In these modes
+    /// only keys that cannot be typed as text (Enter, Esc, Ctrl/Alt chords, function
+    /// keys) should be bound, or the user could not type them.
+    pub fn is_text_input(self) -> bool {
+        matches!(self, Mode::Chat | Mode::Search)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| s.to_string())
+    }
+}
+
+/// One of the keymaps shipped with the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Preset {
+    /// vim-like keys, `keymaps/default.toml`.
+    #[default]
+    Vim,
+    /// emacs-like keys, `keymaps/emacs.toml`.
+    Emacs,
+}
+
+impl Preset {
+    /// The file name the preset is shipped as, used in error messages.
+    pub fn origin(self) -> &'static str {
+        match self {
+            Preset::Vim => "keymaps/default.toml",
+            Preset::Emacs => "keymaps/emacs.toml",
+        }
+    }
+
+    /// The TOML text of the preset.
+    pub fn source(self) -> &'static str {
+        match self {
+            Preset::Vim => include_str!("../../keymaps/default.toml"),
+            Preset::Emacs => include_str!("../../keymaps/emacs.toml"),
+        }
+    }
+}
+
+impl FromStr for Preset {
+    type Err = String;
+
+    /// Accepts `vim` (or `default`) and `emacs`, as a config file would spell them.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "vim" | "default" => Ok(Preset::Vim),
+            "emacs" => Ok(Preset::Emacs),
+            other => Err(format!(
+                "unknown keymap preset `{other}` (expected vim or emacs)"
+            )),
+        }
+    }
+}
+
+/// Why a keymap file was rejected.
+#[derive(Debug, Error)]
+pub enum KeymapError {
+    /// The file exists but could not be read.
+    #[error("cannot read keymap file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file was read but its content is wrong at `line`:`column` (both 1-based).
+    #[error("{origin}:{line}:{column}: {reason}")]
+    Invalid {
+        /// The file name or other label of the text.
+        origin: String,
+        /// 1-based line of the offending text.
+        line: usize,
+        /// 1-based column (in characters) of the offending text.
+        column: usize,
+        /// What is wrong.
+        reason: InvalidReason,
+    },
+}
+
+impl KeymapError {
+    /// The 1-based line of the problem, when the file could be read.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            KeymapError::Invalid { line, .. } => Some(*line),
+            KeymapError::Read { .. } => None,
+        }
+    }
+
+    /// What is wrong with the content, when the file could be read.
+    pub fn reason(&self) -> Option<&InvalidReason> {
+        match self {
+            KeymapError::Invalid { reason, .. } => Some(reason),
+            KeymapError::Read { .. } => None,
+        }
+    }
+}
+
+/// What is wrong with a keymap file's content.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum InvalidReason {
+    /// Not valid TOML, or not the expected shape (a missing `run`, an unknown field).
+    #[error("{0}")]
+    Toml(String),
+    /// A table whose name is not a mode.
+    #[error("unknown mode `{0}` (expected threads, reader, chat, evidence or search)")]
+    UnknownMode(String),
+    /// A key in `on` that cannot be parsed.
+    #[error(transparent)]
+    Key(#[from] KeyParseError),
+    /// A `run` that is not a command.
+    #[error(transparent)]
+    Command(#[from] CommandParseError),
+    /// `on = []`.
+    #[error("`on` has no keys")]
+    EmptySequence,
+    /// The same key sequence twice in one mode of one file.
+    #[error("`{keys}` is bound twice in [{mode}] (first on line {first_line})")]
+    Duplicate {
+        /// The sequence, as written by [`KeySeq`]'s `Display`.
+        keys: String,
+        /// The mode.
+        mode: Mode,
+        /// The line of the first binding.
+        first_line: usize,
+    },
+}
+
+/// A key sequence bound to a command, with the text the help overlay shows for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    /// The keys to press.
+    pub keys: KeySeq,
+    /// The command they run.
+    pub command: Command,
+    /// What the help overlay says about it.
+    pub desc: String,
+}
+
+/// The result of looking a (partial) key sequence up in one mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// The keys are exactly a binding.
+    Exact(Command),
+    /// The keys start one or more longer bindings.
+    Prefix,
+    /// No binding starts with these keys.
+    None,
+}
+
+/// The bindings of one mode, in file order (which is also help order).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModeKeymap {
+    bindings: Vec<Binding>,
+}
+
+impl ModeKeymap {
+    /// All bindings in help order.
+    pub fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+
+    /// Looks up keys typed so far. An exact binding wins over longer ones that start
+    /// with the same keys: without timeouts there is no other moment to run it. Such
+    /// longer bindings can never fire; [`ModeKeymap::unreachable`] lists them.
+    pub fn lookup(&self, keys: &[Key]) -> Lookup {
+        if let Some(b) = self.bindings.iter().find(|b| b.keys.keys() == keys) {
+            return Lookup::Exact(b.command);
+        }
+        let longer = self
+            .bindings
+            .iter()
+            .any(|b| b.keys.keys().len() > keys.len() && b.keys.keys().starts_with(keys));
+        if longer {
+            Lookup::Prefix
+        } else {
+            Lookup::None
+        }
+    }
+
+    /// Every key sequence bound to `command`, in help order.
+    pub fn keys_for(&self, command: &Command) -> impl Iterator<Item = &KeySeq> + '_ {
+        let command = *command;
+        self.bindings
+            .iter()
+            .filter(move |b| b.command == command)
+            .map(|b| &b.keys)
+    }
+
+    /// Bindings hidden behind a shorter binding that is their prefix (say `g` and
+    /// `g g`), so the program can warn about a user keymap that shadows its own keys.
+    pub fn unreachable(&self) -> Vec<&Binding> {
+        self.bindings
+            .iter()
+            .filter(|long| {
+                self.bindings
+                    .iter()
+                    .any(|short| short.keys.is_prefix_of(&long.keys))
+            })
+            .collect()
+    }
+}
+
+/// The bindings of every mode.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Keymap {
+    modes: [ModeKeymap; 5],
+}
+
+impl Keymap {
+    /// A keymap without any binding.
+    pub fn empty() -> Keymap {
+        Keymap::default()
+    }
+
+    /// A shipped preset. Its files are checked by the test suite, so an error here
+    /// means a broken build rather than a user mistake; it is still returned, not
+    /// unwrapped, so the program can report it instead of crashing.
+    pub fn builtin(preset: Preset) -> Result<Keymap, KeymapError> {
+        Keymap::from_toml(preset.source(), preset.origin())
+    }
+
+    /// Parses a complete keymap file. `origin` labels errors, e.g. the file path.
+    pub fn from_toml(src: &str, origin: &str) -> Result<Keymap, KeymapError> {
+        let mut keymap = Keymap::empty();
+        keymap.patch_toml(src, origin)?;
+        Ok(keymap)
+    }
+
+    /// Applies a user keymap on top of this one: an entry whose `on` is already bound
+    /// in that mode replaces the binding in place, `run = "noop"` removes it, and any
+    /// other entry is added at the end. Nothing is changed if the file has an error.
+    pub fn patch_toml(&mut self, src: &str, origin: &str) -> Result<(), KeymapError> {
+        let entries = parse_entries(src, origin)?;
+        for entry in entries {
+            let table = &mut self.modes[entry.mode.index()].bindings;
+            let existing = table.iter().position(|b| b.keys == entry.keys);
+            if entry.command == Command::Noop {
+                if let Some(i) = existing {
+                    table.remove(i);
+                }
+                continue;
+            }
+            let binding = Binding {
+                desc: entry.desc.unwrap_or_else(|| entry.command.default_desc()),
+                keys: entry.keys,
+                command: entry.command,
+            };
+            match existing {
+                Some(i) => table[i] = binding,
+                None => table.push(binding),
+            }
+        }
+        Ok(())
+    }
+
+    /// A preset patched with the user keymap at `user_file`. A missing user file is
+    /// not an error: most users never write one.
+    pub fn load(preset: Preset, user_file: Option<&Path>) -> Result<Keymap, KeymapError> {
+        let mut keymap = Keymap::builtin(preset)?;
+        if let Some(path) = user_file {
+            match std::fs::read_to_string(path) {
+                Ok(src) => keymap.patch_toml(&src, &path.display().to_string())?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(KeymapError::Read {
+                        path: path.to_path_buf(),
+                        source,
+                    })
+                }
+            }
+        }
+        Ok(keymap)
+    }
+
+    /// The bindings of one mode.
+    pub fn mode(&self, mode: Mode) -> &ModeKeymap {
+        &self.modes[mode.index()]
+    }
+
+    /// A sequencer for one mode, holding its own copy of the bindings so that it does
+    /// not borrow the keymap for the life of the UI loop.
+    pub fn sequencer(&self, mode: Mode) -> KeySequencer {
+        KeySequencer::new(mode, self.mode(mode).clone())
+    }
+}
+
+/// What a [`KeySequencer`] made of one more key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// The keys so far start a longer binding; wait for the next key.
+    Pending,
+    /// The keys so far are a binding; the sequence starts afresh.
+    Matched(Command),
+    /// No binding starts with these keys (all keys since the last reset, the new one
+    /// last); the sequence starts afresh. In text-input modes the caller types them
+    /// into the text area, see [`Key::to_event`].
+    NoMatch(Vec<Key>),
+    /// A key release, which never counts as a keystroke; nothing changed.
+    Ignored,
+}
+
+/// Turns key events into commands for one mode, waiting when the keys so far are the
+/// start of a multi-key binding such as `g g`. There are no timeouts (as in vim with
+/// `notimeout`): a sequence ends when it matches or cannot match any more.
+#[derive(Debug, Clone)]
+pub struct KeySequencer {
+    mode: Mode,
+    bindings: ModeKeymap,
+    pending: Vec<Key>,
+}
+
+impl KeySequencer {
+    /// A sequencer over the given bindings.
+    pub fn new(mode: Mode, bindings: ModeKeymap) -> KeySequencer {
+        KeySequencer {
+            mode,
+            bindings,
+            pending: Vec::new(),
+        }
+    }
+
+    /// The mode this sequencer serves.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The keys typed so far of an unfinished sequence, e.g. to show `g` in a status
+    /// line while waiting for the second key.
+    pub fn pending(&self) -> &[Key] {
+        &self.pending
+    }
+
+    /// Forgets an unfinished sequence, e.g. when the mode changes or on focus loss.
+    pub fn reset(&mut self) {
+        self.pending.clear();
+    }
+
+    /// Feeds one terminal event. Releases are ignored; presses and repeats count. A key
+    /// that can never be bound (CapsLock, media keys) ends the sequence: it returns
+    /// `NoMatch` with the keys before it, which the caller may replay.
+    pub fn feed(&mut self, event: &KeyEvent) -> Step {
+        if event.kind == KeyEventKind::Release {
+            return Step::Ignored;
+        }
+        match Key::from_event(event) {
+            Ok(key) => self.feed_key(key),
+            Err(_) => Step::NoMatch(std::mem::take(&mut self.pending)),
+        }
+    }
+
+    /// Feeds one key.
+    pub fn feed_key(&mut self, key: Key) -> Step {
+        self.pending.push(key);
+        match self.bindings.lookup(&self.pending) {
+            Lookup::Exact(command) => {
+                self.pending.clear();
+                Step::Matched(command)
+            }
+            Lookup::Prefix => Step::Pending,
+            Lookup::None => Step::NoMatch(std::mem::take(&mut self.pending)),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// File parsing
+
+/// A checked entry of a keymap file, ready to apply.
+struct Entry {
+    mode: Mode,
+    keys: KeySeq,
+    command: Command,
+    desc: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMode {
+    #[serde(default)]
+    keymap: Vec<RawBinding>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBinding {
+    on: Spanned<RawKeys>,
+    run: Spanned<String>,
+    #[serde(default)]
+    desc: Option<String>,
+}
+
+/// `on` is either one key (`on = "j"`) or a list (`on = ["g", "g"]`); list items keep
+/// their own spans so a bad key is reported where it is.
+enum RawKeys {
+    One(String),
+    Many(Vec<Spanned<String>>),
+}
+
+impl<'de> Deserialize<'de> for RawKeys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeysVisitor;
+
+        impl<'de> Visitor<'de> for KeysVisitor {
+            type Value = RawKeys;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key or a list of keys, e.g. [\"g\", \"g\"]")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawKeys, E> {
+                Ok(RawKeys::One(v.to_string()))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawKeys, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(k) = seq.next_element::<Spanned<String>>()? {
+                    keys.push(k);
+                }
+                Ok(RawKeys::Many(keys))
+            }
+        }
+
+        deserializer.deserialize_any(KeysVisitor)
+    }
+}
+
+/// Maps byte offsets of one source text to 1-based line and column.
+struct Locator<'a> {
+    src: &'a str,
+    origin: &'a str,
+}
+
+impl Locator<'_> {
+    fn position(&self, offset: usize) -> (usize, usize) {
+        let mut offset = offset.min(self.src.len());
+        while !self.src.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let before = &self.src[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        (line, column)
+    }
+
+    fn error(&self, span: Range<usize>, reason: InvalidReason) -> KeymapError {
+        let (line, column) = self.position(span.start);
+        KeymapError::Invalid {
+            origin: self.origin.to_string(),
+            line,
+            column,
+            reason,
+        }
+    }
+}
+
+fn parse_entries(src: &str, origin: &str) -> Result<Vec<Entry>, KeymapError> {
+    let loc = Locator { src, origin };
+    let raw: BTreeMap<Spanned<String>, RawMode> = toml::from_str(src).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        // toml's messages may span lines; keep the report on one line per error.
+        let message = e.message().trim().lines().collect::<Vec<_>>().join("; ");
+        loc.error(span, InvalidReason::Toml(message))
+    })?;
+
+    // Check modes in file order so the first error reported is the first in the file.
+    let mut tables: Vec<(Spanned<String>, RawMode)> = raw.into_iter().collect();
+    tables.sort_by_key(|(name, _)| name.span().start);
+
+    let mut entries = Vec::new();
+    for (name, table) in tables {
+        let mode: Mode = name
+            .get_ref()
+            .parse()
+            .map_err(|m| loc.error(name.span(), InvalidReason::UnknownMode(m)))?;
+        let mut seen: BTreeMap<KeySeq, usize> = BTreeMap::new();
+        for raw in table.keymap {
+            let on_span = raw.on.span();
+            let keys = match raw.on.into_inner() {
+                RawKeys::One(s) => vec![s
+                    .parse::<Key>()
+                    .map_err(|e| loc.error(on_span.clone(), e.into()))?],
+                RawKeys::Many(list) => list
+                    .into_iter()
+                    .map(|s| {
+                        s.get_ref()
+                            .parse::<Key>()
+                            .map_err(|e| loc.error(s.span(), e.into()))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            };
+            if keys.is_empty() {
+                return Err(loc.error(on_span, InvalidReason::EmptySequence));
+            }
+            let keys = KeySeq(keys);
+            let command: Command = raw
+                .run
+                .get_ref()
+                .parse()
+                .map_err(|e: CommandParseError| loc.error(raw.run.span(), e.into()))?;
+            let line = loc.position(on_span.start).0;
+            if let Some(first_line) = seen.insert(keys.clone(), line) {
+                return Err(loc.error(
+                    on_span,
+                    InvalidReason::Duplicate {
+                        keys: keys.to_string(),
+                        mode,
+                        first_line,
+                    },
+                ));
+            }
+            entries.push(Entry {
+                mode,
+                keys,
+                command,
+                desc: raw.desc,
+            });
+        }
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::command::{FocusTarget, Pane};
+    use crossterm::event::{KeyCode as CtKeyCode, KeyEventState, KeyModifiers};
+
+    fn keys(s: &str) -> KeySeq {
+        KeySeq(
+            s.split_whitespace()
+                .map(|k| k.parse().expect("test key"))
+                .collect(),
+        )
+    }
+
+    fn lookup(map: &Keymap, mode: Mode, seq: &str) -> Lookup {
+        map.mode(mode).lookup(keys(seq).keys())
+    }
+
+    fn err_of(src: &str) -> KeymapError {
+        match Keymap::from_toml(src, "test.toml") {
+            Ok(_) => panic!("expected an error for:\n{src}"),
+            Err(e) => e,
+        }
+    }
+
+    const SMALL: &str = r#"
+[threads]
+keymap = [
+  { on = ["g", "g"], run = "top", desc = "Go to top" },
+  { on = ["j"], run = "down", desc = "Move down" },
+  { on = "k", run = "up" },
+  { on = ["<C-d>"], run = "page_down", desc = "Page down" },
+]
+"#;
+
+    #[test]
+    fn parses_a_small_file() {
+        let map = Keymap::from_toml(SMALL, "small.toml").expect("valid");
+        let b = map.mode(Mode::Threads).bindings();
+        assert_eq!(b.len(), 4);
+        assert_eq!(b[0].keys.to_string(), "g g");
+        assert_eq!(
+            b[2].desc, "Move up",
+            "missing desc falls back to the default"
+        );
+        assert_eq!(
+            lookup(&map, Mode::Threads, "<C-d>"),
+            Lookup::Exact(Command::PageDown)
+        );
+        assert_eq!(lookup(&map, Mode::Threads, "g"), Lookup::Prefix);
+        assert_eq!(lookup(&map, Mode::Threads, "x"), Lookup::None);
+        assert!(map.mode(Mode::Reader).bindings().is_empty());
+    }
+
+    #[test]
+    fn accepts_array_of_tables_syntax() {
+        let src = "[[reader.keymap]]\non = [\"z\"]\nrun = \"toggle_quoted\"\n";
+        let map = Keymap::from_toml(src, "t").expect("valid");
+        assert_eq!(
+            lookup(&map, Mode::Reader, "z"),
+            Lookup::Exact(Command::ToggleQuoted)
+        );
+    }
+
+    #[test]
+    fn patch_replaces_unbinds_and_adds() {
+        let mut map = Keymap::from_toml(SMALL, "small.toml").expect("valid");
+        let user = r#"
+[threads]
+keymap = [
+  { on = ["j"], run = "scroll_down", desc = "Scroll" },
+  { on = ["<C-d>"], run = "noop" },
+  { on = ["x"], run = "focus chat" },
+]
+[reader]
+keymap = [ { on = ["q"], run = "back" } ]
+"#;
+        map.patch_toml(user, "user.toml").expect("valid");
+        let t = map.mode(Mode::Threads);
+        assert_eq!(
+            lookup(&map, Mode::Threads, "j"),
+            Lookup::Exact(Command::ScrollDown)
+        );
+        assert_eq!(t.bindings()[1].desc, "Scroll", "replaced in place");
+        assert_eq!(lookup(&map, Mode::Threads, "<C-d>"), Lookup::None);
+        assert_eq!(
+            lookup(&map, Mode::Threads, "x"),
+            Lookup::Exact(Command::Focus(FocusTarget::Pane(Pane::Chat)))
+        );
+        assert_eq!(
+            t.bindings().last().map(|b| b.keys.to_string()),
+            Some("x".into())
+        );
+        assert_eq!(
+            lookup(&map, Mode::Threads, "g g"),
+            Lookup::Exact(Command::Top),
+            "untouched defaults stay"
+        );
+        assert_eq!(
+            lookup(&map, Mode::Reader, "q"),
+            Lookup::Exact(Command::Back)
+        );
+    }
+
+    #[test]
+    fn a_failed_patch_changes_nothing() {
+        let mut map = Keymap::from_toml(SMALL, "small.toml").expect("valid");
+        let before = map.clone();
+        let user = "[threads]\nkeymap = [\n  { on = [\"j\"], run = \"noop\" },\n  { on = [\"k\"], run = \"nope\" },\n]\n";
+        let e = map.patch_toml(user, "user.toml").expect_err("invalid");
+        assert_eq!(e.line(), Some(4));
+        assert_eq!(map, before);
+    }
+
+    #[test]
+    fn unknown_command_is_reported_at_its_line() {
+        let src = "[threads]\nkeymap = [\n  { on = [\"j\"], run = \"down\" },\n  { on = [\"k\"], run = \"upp\" },\n]\n";
+        let e = err_of(src);
+        assert_eq!(e.line(), Some(4));
+        assert_eq!(
+            e.reason(),
+            Some(&InvalidReason::Command(CommandParseError::Unknown(
+                "upp".into()
+            )))
+        );
+        let text = e.to_string();
+        assert!(text.starts_with("test.toml:4:"), "{text}");
+        assert!(text.contains("unknown command `upp`"), "{text}");
+    }
+
+    #[test]
+    fn bad_key_is_reported_at_its_line() {
+        let src = "[chat]\nkeymap = [\n  { on = [\"<Enter>\"], run = \"submit\" },\n\n  { on = [\"<C-\"], run = \"cancel\" },\n]\n";
+        let e = err_of(src);
+        assert_eq!(e.line(), Some(5));
+        assert_eq!(
+            e.reason(),
+            Some(&InvalidReason::Key(KeyParseError::Unclosed("<C-".into())))
+        );
+        // The column points at the key itself.
+        assert!(e.to_string().starts_with("test.toml:5:11:"), "{e}");
+    }
+
+    #[test]
+    fn unknown_mode_is_reported_at_its_line() {
+        let src =
+            "[threads]\nkeymap = []\n\n[treads]\nkeymap = [ { on = [\"j\"], run = \"down\" } ]\n";
+        let e = err_of(src);
+        assert_eq!(e.line(), Some(4));
+        assert_eq!(
+            e.reason(),
+            Some(&InvalidReason::UnknownMode("treads".into()))
+        );
+    }
+
+    #[test]
+    fn duplicate_in_one_file_is_an_error_but_a_prefix_is_not() {
+        let src = "[threads]\nkeymap = [\n  { on = [\"g\", \"g\"], run = \"top\" },\n  { on = [\"g\"], run = \"bottom\" },\n  { on = [\"g\", \"g\"], run = \"bottom\" },\n]\n";
+        let e = err_of(src);
+        assert_eq!(e.line(), Some(5));
+        assert_eq!(
+            e.reason(),
+            Some(&InvalidReason::Duplicate {
+                keys: "g g".into(),
+                mode: Mode::Threads,
+                first_line: 3
+            })
+        );
+        // The same sequence in two modes is fine, and so is a prefix.
+        let ok = "[threads]\nkeymap = [ { on = [\"g\"], run = \"top\" }, { on = [\"g\", \"g\"], run = \"top\" } ]\n[reader]\nkeymap = [ { on = [\"g\"], run = \"top\" } ]\n";
+        let map = Keymap::from_toml(ok, "t").expect("valid");
+        assert_eq!(map.mode(Mode::Threads).unreachable().len(), 1);
+        // Spelling the same key two ways is still a duplicate.
+        let e = err_of("[search]\nkeymap = [\n { on = \"<C-m>\", run = \"submit\" },\n { on = \"<Enter>\", run = \"submit\" },\n]\n");
+        assert_eq!(e.line(), Some(4));
+    }
+
+    #[test]
+    fn shape_and_syntax_errors_have_lines() {
+        // Missing `run`.
+        let e = err_of("[threads]\nkeymap = [\n  { on = [\"j\"], desc = \"x\" },\n]\n");
+        assert_eq!(e.line(), Some(3), "{e}");
+        // Unknown field.
+        let e = err_of("[threads]\nprepend_keymap = []\n");
+        assert_eq!(e.line(), Some(2), "{e}");
+        // TOML syntax.
+        let e = err_of("[threads]\nkeymap = [\n  { on = [\"j\"], run = \"down\" \n]\n");
+        assert!(matches!(e.reason(), Some(InvalidReason::Toml(_))), "{e}");
+        assert!(matches!(e.line(), Some(3) | Some(4)), "{e}");
+        // Bad command argument.
+        let e =
+            err_of("[evidence]\n\nkeymap = [ { on = [\"1\"], run = \"jump_citation one\" } ]\n");
+        assert_eq!(e.line(), Some(3));
+        // Empty `on`.
+        let e = err_of("[evidence]\nkeymap = [ { on = [], run = \"open\" } ]\n");
+        assert_eq!(e.reason(), Some(&InvalidReason::EmptySequence));
+    }
+
+    #[test]
+    fn sequence_gg_matches_top_and_gx_resets() {
+        let map = Keymap::from_toml(SMALL, "small.toml").expect("valid");
+        let mut seq = map.sequencer(Mode::Threads);
+        let g = Key::char('g');
+        assert_eq!(seq.feed_key(g), Step::Pending);
+        assert_eq!(seq.pending(), &[g]);
+        assert_eq!(seq.feed_key(g), Step::Matched(Command::Top));
+        assert!(seq.pending().is_empty());
+
+        assert_eq!(seq.feed_key(g), Step::Pending);
+        assert_eq!(
+            seq.feed_key(Key::char('x')),
+            Step::NoMatch(vec![g, Key::char('x')])
+        );
+        assert!(seq.pending().is_empty());
+        assert_eq!(seq.feed_key(Key::char('j')), Step::Matched(Command::Down));
+
+        assert_eq!(seq.feed_key(g), Step::Pending);
+        seq.reset();
+        assert_eq!(seq.feed_key(Key::char('j')), Step::Matched(Command::Down));
+    }
+
+    #[test]
+    fn sequencer_takes_crossterm_events() {
+        let map = Keymap::from_toml(SMALL, "small.toml").expect("valid");
+        let mut seq = map.sequencer(Mode::Threads);
+        let ctrl_d = KeyEvent::new(CtKeyCode::Char('d'), KeyModifiers::CONTROL);
+        assert_eq!(seq.feed(&ctrl_d), Step::Matched(Command::PageDown));
+        let release = KeyEvent {
+            kind: KeyEventKind::Release,
+            state: KeyEventState::NONE,
+            ..ctrl_d
+        };
+        assert_eq!(seq.feed(&release), Step::Ignored);
+        let g = KeyEvent::new(CtKeyCode::Char('g'), KeyModifiers::NONE);
+        assert_eq!(seq.feed(&g), Step::Pending);
+        let caps = KeyEvent::new(CtKeyCode::CapsLock, KeyModifiers::NONE);
+        assert_eq!(seq.feed(&caps), Step::NoMatch(vec![Key::char('g')]));
+    }
+
+    #[test]
+    fn load_without_user_file_is_the_preset() {
+        let dir = std::env::temp_dir().join(format!("quoth-keymap-test-{}", std::process::id()));
+        let missing = dir.join("does-not-exist.toml");
+        let map = Keymap::load(Preset::Vim, Some(&missing)).expect("preset");
+        assert_eq!(map, Keymap::builtin(Preset::Vim).expect("preset"));
+    }
+
+    #[test]
+    fn load_reads_and_reports_the_user_file() {
+        let dir = std::env::temp_dir().join(format!("quoth-keymap-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join(USER_FILE_NAME);
+        std::fs::write(
+            &path,
+            "[threads]\nkeymap = [ { on = [\"x\"], run = \"quit\" } ]\n",
+        )
+        .expect("write");
+        let map = Keymap::load(Preset::Vim, Some(&path)).expect("valid");
+        assert_eq!(
+            lookup(&map, Mode::Threads, "x"),
+            Lookup::Exact(Command::Quit)
+        );
+        std::fs::write(
+            &path,
+            "[threads]\n\nkeymap = [ { on = [\"x\"], run = \"quitt\" } ]\n",
+        )
+        .expect("write");
+        let e = Keymap::load(Preset::Vim, Some(&path)).expect_err("invalid");
+        assert_eq!(e.line(), Some(3));
+        assert!(e.to_string().contains(USER_FILE_NAME), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Checks of the shipped presets: these files are user-facing defaults, so a typo or
+/// a conflict in them must fail the build's tests rather than reach users.
+#[cfg(test)]
+mod shipped_tests {
+    use super::*;
+    use crate::tui::command::{FocusTarget, Pane};
+
+    const PRESETS: [Preset; 2] = [Preset::Vim, Preset::Emacs];
+
+    fn load(preset: Preset) -> Keymap {
+        Keymap::builtin(preset).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn keys(s: &str) -> KeySeq {
+        KeySeq(
+            s.split_whitespace()
+                .map(|k| k.parse().expect("test key"))
+                .collect(),
+        )
+    }
+
+    /// The commands each mode must offer. Everything else is optional per mode, but
+    /// the union over modes must be every command (checked below).
+    fn required(mode: Mode) -> Vec<Command> {
+        use Command::*;
+        let citations = (1..=9).map(JumpCitation);
+        let all_focus = FocusTarget::ALL.into_iter().map(Focus);
+        let panes = Pane::ALL.into_iter().map(TogglePane);
+        let nav = [
+            Up, Down, ScrollUp, ScrollDown, PageUp, PageDown, Top, Bottom,
+        ];
+        let asking = [Ask, FollowUp, NewConversation, ToggleScope];
+        let global = [Search, JumpBack, JumpForward, Status, Sync, Help, Quit];
+        let mut v: Vec<Command> = match mode {
+            Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane]
+                .into_iter()
+                .chain([NextCitation, PrevCitation, OpenMessage, OpenPdf])
+                .chain(citations)
+                .chain(all_focus)
+                .chain(panes)
+                .chain(nav)
+                .chain(asking)
+                .chain(global)
+                .collect(),
+            Mode::Reader => [Back, ToggleQuoted, NextCitation, PrevCitation, OpenPdf]
+                .into_iter()
+                .chain([GrowPane, ShrinkPane])
+                .chain([Focus(FocusTarget::Next), Focus(FocusTarget::Prev)])
+                .chain(nav)
+                .chain(asking)
+                .chain(global)
+                .collect(),
+            Mode::Evidence => [Open, Back, GrowPane, ShrinkPane]
+                .into_iter()
+                .chain([NextCitation, PrevCitation, OpenMessage, OpenPdf])
+                .chain(citations)
+                .chain(all_focus)
+                .chain(panes)
+                .chain(nav)
+                .chain(asking)
+                .chain(global)
+                .collect(),
+            Mode::Chat => [Submit, Newline, Cancel, ScrollUp, ScrollDown, Help]
+                .into_iter()
+                .chain([NewConversation, ToggleScope])
+                .chain([Focus(FocusTarget::Next), Focus(FocusTarget::Prev)])
+                .chain(citations)
+                .collect(),
+            Mode::Search => vec![Submit, Cancel, ClearSearch, Up, Down, Help],
+        };
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn every_shipped_key_parses_and_runs_its_command() {
+        for preset in PRESETS {
+            let map = load(preset);
+            for mode in Mode::ALL {
+                let table = map.mode(mode);
+                assert!(!table.bindings().is_empty(), "{preset:?} {mode}");
+                assert!(
+                    table.unreachable().is_empty(),
+                    "{preset:?} {mode}: shadowed {:?}",
+                    table.unreachable()
+                );
+                for b in table.bindings() {
+                    assert!(!b.desc.trim().is_empty(), "{preset:?} {mode} {}", b.keys);
+                    // Through the terminal-event path, key by key.
+                    let mut seq = map.sequencer(mode);
+                    let (last, init) = b.keys.keys().split_last().expect("non-empty");
+                    for k in init {
+                        assert_eq!(
+                            seq.feed(&k.to_event()),
+                            Step::Pending,
+                            "{preset:?} {mode} {}",
+                            b.keys
+                        );
+                    }
+                    assert_eq!(
+                        seq.feed(&last.to_event()),
+                        Step::Matched(b.command),
+                        "{preset:?} {mode} {}",
+                        b.keys
+                    );
+                    for k in b.keys.keys() {
+                        assert_eq!(k.to_string().parse::<Key>(), Ok(*k));
+                        assert_eq!(Key::from_event(&k.to_event()), Ok(*k));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_mode_binds_its_core_commands() {
+        for preset in PRESETS {
+            let map = load(preset);
+            for mode in Mode::ALL {
+                let table = map.mode(mode);
+                for cmd in required(mode) {
+                    assert!(
+                        table.keys_for(&cmd).next().is_some(),
+                        "{preset:?}: [{mode}] does not bind `{cmd}`"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_command_is_bound_somewhere() {
+        let mut union: Vec<Command> = Mode::ALL.into_iter().flat_map(required).collect();
+        union.sort();
+        union.dedup();
+        assert_eq!(
+            union,
+            Command::all(),
+            "the required sets cover every command"
+        );
+        for preset in PRESETS {
+            let map = load(preset);
+            for cmd in Command::all() {
+                assert!(
+                    Mode::ALL
+                        .into_iter()
+                        .any(|m| map.mode(m).keys_for(&cmd).next().is_some()),
+                    "{preset:?} never binds `{cmd}`"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn text_input_modes_leave_typing_keys_to_the_text_area() {
+        for preset in PRESETS {
+            let map = load(preset);
+            for mode in Mode::ALL.into_iter().filter(|m| m.is_text_input()) {
+                for b in map.mode(mode).bindings() {
+                    let first = b.keys.keys()[0];
+                    let typed = matches!(first.code(), crate::tui::key::KeyCode::Char(_))
+                        && !first.mods().ctrl
+                        && !first.mods().alt;
+                    assert!(!typed, "{preset:?} [{mode}] binds typing key {}", b.keys);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn vim_preset_has_the_documented_keys() {
+        let map = load(Preset::Vim);
+        let expect = |mode: Mode, seq: &str, run: &str| {
+            let cmd: Command = run.parse().expect("command");
+            assert_eq!(
+                map.mode(mode).lookup(keys(seq).keys()),
+                Lookup::Exact(cmd),
+                "[{mode}] {seq}"
+            );
+        };
+        use Mode::*;
+        for (seq, run) in [
+            ("j", "down"),
+            ("k", "up"),
+            ("<C-d>", "page_down"),
+            ("<C-u>", "page_up"),
+            ("g g", "top"),
+            ("G", "bottom"),
+            ("<Enter>", "open"),
+            ("/", "search"),
+            ("i", "ask"),
+            ("a", "follow_up"),
+            ("n", "new_conversation"),
+            ("s", "toggle_scope"),
+            ("3", "jump_citation 3"),
+            ("] c", "next_citation"),
+            ("[ c", "prev_citation"),
+            ("o", "open_message"),
+            ("p", "open_pdf"),
+            ("<C-o>", "jump_back"),
+            ("<C-n>", "jump_forward"),
+            ("<Tab>", "focus next"),
+            ("<S-Tab>", "focus prev"),
+            ("<C-w> h", "focus prev"),
+            ("<C-w> l", "focus next"),
+            ("<", "shrink_pane"),
+            (">", "grow_pane"),
+            ("?", "help"),
+            ("q", "quit"),
+        ] {
+            expect(Threads, seq, run);
+        }
+        expect(Reader, "z", "toggle_quoted");
+        expect(Reader, "q", "back");
+        expect(Reader, "<Esc>", "back");
+        expect(Evidence, "<Esc>", "back");
+        expect(Chat, "<Enter>", "submit");
+        expect(Chat, "<Esc>", "cancel");
+        expect(Chat, "<C-c>", "cancel");
+        expect(Search, "<Enter>", "submit");
+        expect(Search, "<Esc>", "cancel");
+    }
+
+    #[test]
+    fn emacs_preset_has_the_documented_keys() {
+        let map = load(Preset::Emacs);
+        for (seq, run) in [
+            ("<C-n>", "down"),
+            ("<C-p>", "up"),
+            ("<C-v>", "page_down"),
+            ("<M-v>", "page_up"),
+            ("<M-<>", "top"),
+            ("<M->>", "bottom"),
+            ("<C-s>", "search"),
+            ("<C-x> o", "focus next"),
+            ("<C-x> <C-c>", "quit"),
+        ] {
+            let cmd: Command = run.parse().expect("command");
+            assert_eq!(
+                map.mode(Mode::Threads).lookup(keys(seq).keys()),
+                Lookup::Exact(cmd),
+                "{seq}"
+            );
+        }
+    }
+
+    #[test]
+    fn shipped_files_on_disk_match_the_embedded_presets() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("keymaps");
+        for (preset, file) in [(Preset::Vim, "default.toml"), (Preset::Emacs, "emacs.toml")] {
+            let src = std::fs::read_to_string(dir.join(file)).expect("shipped file");
+            assert_eq!(src, preset.source());
+            Keymap::from_toml(&src, file).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}

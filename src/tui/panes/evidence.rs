@@ -1,0 +1,220 @@
+//! The evidence pane: the quotes the current answer cites, and below them the message
+//! of the selected quote with the quote highlighted and scrolled into view (or, for a
+//! citation of a PDF page, which page of which attachment).
+
+use super::reader::{message_runs, scroll_to, HIGHLIGHT_TAG};
+use crate::engine::handle::RequestId;
+use crate::engine::Citation;
+use crate::store::StoredMessage;
+use crate::tui::theme::Theme;
+use crate::tui::wrap::{wrap, Run, Wrapped};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+#[derive(Debug, Clone, Default)]
+pub struct EvidenceState {
+    pub selected: usize,
+    /// The message of the selected citation, once loaded.
+    pub message: Option<StoredMessage>,
+    /// The open request for it.
+    pub pending: Option<RequestId>,
+    pub scroll: usize,
+    pub follow: bool,
+    pub height: usize,
+    pub lines: usize,
+}
+
+impl EvidenceState {
+    pub fn scroll_by(&mut self, delta: isize) {
+        let max = self.lines.saturating_sub(self.height.max(1));
+        self.scroll = (self.scroll as isize)
+            .saturating_add(delta)
+            .clamp(0, max as isize) as usize;
+    }
+
+    pub fn page(&self) -> isize {
+        self.height.max(2) as isize - 1
+    }
+
+    /// Forgets the shown message, for a new answer or conversation.
+    pub fn reset(&mut self) {
+        *self = EvidenceState::default();
+    }
+}
+
+/// The bytes of `msg.body` to highlight for a citation: the quote itself where it is
+/// found inside the cited chunk (line breaks in the mail may stand where the quote has
+/// spaces), else the whole chunk.
+pub fn quote_span(msg: &StoredMessage, c: &Citation) -> (usize, usize) {
+    let (start, end) = (c.start as usize, c.end as usize);
+    if let Some(chunk) = msg.body.get(start..end) {
+        if let Some((a, b)) = find_loose(chunk, c.quote.trim().trim_matches('"')) {
+            return (start + a, start + b);
+        }
+    }
+    (start, end)
+}
+
+/// Finds `needle` in `hay` where any run of whitespace matches any other.
+fn find_loose(hay: &str, needle: &str) -> Option<(usize, usize)> {
+    let words: Vec<&str> = needle.split_whitespace().collect();
+    let first = *words.first()?;
+    'candidates: for (at, _) in hay.match_indices(first) {
+        let mut pos = at + first.len();
+        for w in &words[1..] {
+            let rest = &hay[pos..];
+            let trimmed = rest.trim_start();
+            if trimmed.len() == rest.len() || !trimmed.starts_with(w) {
+                continue 'candidates;
+            }
+            pos += rest.len() - trimmed.len() + w.len();
+        }
+        return Some((at, pos));
+    }
+    None
+}
+
+pub fn render(
+    f: &mut Frame,
+    area: Rect,
+    citations: &[Citation],
+    state: &mut EvidenceState,
+    theme: &Theme,
+    focused: bool,
+) {
+    let title = format!(" Evidence ({}) ", citations.len());
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused { theme.focus } else { theme.border })
+        .title(Span::styled(title, theme.title));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if citations.is_empty() {
+        state.height = usize::from(inner.height);
+        let hint = "Cited quotes of the answer show here. 1-9 jumps to a citation.";
+        let w = wrap(&[Run::new(hint, theme.dim)], inner.width);
+        f.render_widget(Paragraph::new(w.lines), inner);
+        return;
+    }
+    state.selected = state.selected.min(citations.len() - 1);
+    let list = list_lines(citations, state.selected, inner.width, theme);
+    let list_h = (list.len() as u16 + 1).min(inner.height / 2).max(1);
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(inner);
+    // Keep the selected quote's header in view in the list.
+    let sel_line = list.first_line_of(100 + state.selected as u32).unwrap_or(0);
+    let list_scroll = sel_line.saturating_sub(usize::from(top.height.saturating_sub(2)));
+    let list: Vec<Line> = list
+        .lines
+        .into_iter()
+        .skip(list_scroll)
+        .take(usize::from(top.height))
+        .collect();
+    f.render_widget(Paragraph::new(list), top);
+
+    state.height = usize::from(bottom.height);
+    let c = &citations[state.selected];
+    let mut view = Wrapped::default();
+    view.push_line(Line::from(Span::styled(
+        "─".repeat(usize::from(bottom.width)),
+        theme.border,
+    )));
+    match (&state.message, c.page) {
+        (_, Some(page)) => {
+            let name = c.attachment.as_deref().unwrap_or("attachment");
+            view.extend(wrap(
+                &[
+                    Run::new(format!("{name}, page {page}\n\n"), theme.title),
+                    Run::tagged(c.quote.clone(), theme.cited, HIGHLIGHT_TAG),
+                    Run::new("\n\np opens the page in the PDF viewer.", theme.dim),
+                ],
+                bottom.width,
+            ));
+        }
+        (Some(msg), None) if msg.key.to_hex() == c.key => {
+            let span = quote_span(msg, c);
+            view.extend(wrap(
+                &message_runs(msg, Some(span), true, theme),
+                bottom.width,
+            ));
+        }
+        _ => view.push_line(Line::from(Span::styled("Loading the message…", theme.dim))),
+    }
+    state.lines = view.len();
+    if state.follow {
+        if let Some(line) = view.first_line_of(HIGHLIGHT_TAG) {
+            state.scroll = scroll_to(line, state.height, state.lines);
+            state.follow = false;
+        }
+    }
+    state.scroll = state.scroll.min(state.lines.saturating_sub(1));
+    let lines: Vec<Line> = view
+        .lines
+        .into_iter()
+        .skip(state.scroll)
+        .take(state.height)
+        .collect();
+    f.render_widget(Paragraph::new(lines), bottom);
+}
+
+/// `[1] Dana Whitfield · 2024-03-04 · Roof` then the quote, at most three lines.
+fn list_lines(citations: &[Citation], selected: usize, width: u16, theme: &Theme) -> Wrapped {
+    let mut out = Wrapped::default();
+    for (i, c) in citations.iter().enumerate() {
+        let date = c
+            .date
+            .as_deref()
+            .map(|d| d.get(..10).unwrap_or(d))
+            .unwrap_or("");
+        let where_ = match (&c.attachment, c.page) {
+            (Some(a), Some(p)) => format!(" · {a} p.{p}"),
+            _ => String::new(),
+        };
+        let head_style = if i == selected {
+            theme.selected
+        } else {
+            theme.key
+        };
+        let mut head = wrap(
+            &[Run::tagged(
+                format!("[{}] {} · {date} · {}{where_}", c.n, c.from, c.subject),
+                head_style,
+                100 + i as u32,
+            )],
+            width,
+        );
+        head.truncate(1);
+        out.extend(head);
+        // The quote, indented under its header, at most three lines.
+        let quote = wrap(
+            &[Run::new(format!("“{}”", c.quote.trim()), theme.text)],
+            width.saturating_sub(2),
+        );
+        let n = quote.len();
+        for (j, line) in quote.lines.into_iter().take(3).enumerate() {
+            let mut spans = vec![Span::raw("  ")];
+            if j == 2 && n > 3 {
+                spans.push(Span::styled("…", theme.dim));
+            } else {
+                spans.extend(line.spans);
+            }
+            out.push_line(Line::from(spans));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_loose;
+
+    #[test]
+    fn quotes_match_across_line_breaks() {
+        let hay = "price is $14.50\nper share, and";
+        assert_eq!(find_loose(hay, "is $14.50 per share"), Some((6, 25)));
+        assert_eq!(find_loose(hay, "is $14.50 a share"), None);
+        assert_eq!(find_loose(hay, ""), None);
+    }
+}

@@ -1,0 +1,6 @@
+//! The panes of the main screen, each with its state and its drawing.
+
+pub mod chat;
+pub mod evidence;
+pub mod reader;
+pub mod threads;

@@ -1,0 +1,229 @@
+//! The reader: a thread's messages, authored text in full, quoted history, signatures
+//! and disclaimers folded to one line each (toggle), attachments listed. The evidence
+//! pane shows a cited message with the same code.
+
+use crate::engine::handle::RequestId;
+use crate::mail::clean::SegmentKind;
+use crate::mail::model::{display_list, MessageKey, ThreadId};
+use crate::store::StoredMessage;
+use crate::tui::panes::threads::day;
+use crate::tui::theme::Theme;
+use crate::tui::wrap::{wrap, Run, Wrapped};
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+/// Tag of the highlighted span in a wrapped message, to scroll it into view.
+pub const HIGHLIGHT_TAG: u32 = 1;
+/// Tags of message starts in the reader: `MESSAGE_TAG + index`.
+const MESSAGE_TAG: u32 = 1000;
+
+/// A byte span of one message to highlight (a cited quote).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Highlight {
+    pub key: MessageKey,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReaderState {
+    pub thread: ThreadId,
+    pub subject: String,
+    pub req: RequestId,
+    pub messages: Vec<StoredMessage>,
+    pub loading: bool,
+    /// The message the view is on.
+    pub current: usize,
+    pub scroll: usize,
+    /// Quoted history and signatures folded.
+    pub fold: bool,
+    pub highlight: Option<Highlight>,
+    /// Scroll to the highlight (or the current message) at the next draw.
+    pub follow: bool,
+    pub height: usize,
+    pub lines: usize,
+}
+
+impl ReaderState {
+    pub fn new(thread: ThreadId, subject: String, req: RequestId) -> Self {
+        Self {
+            thread,
+            subject,
+            req,
+            messages: Vec::new(),
+            loading: true,
+            current: 0,
+            scroll: 0,
+            fold: true,
+            highlight: None,
+            follow: true,
+            height: 0,
+            lines: 0,
+        }
+    }
+
+    /// The thread's messages arrived: go to the highlighted one, else the first unread.
+    pub fn loaded(&mut self, messages: Vec<StoredMessage>) {
+        self.messages = messages;
+        self.loading = false;
+        self.current = match self.highlight {
+            Some(h) => self.messages.iter().position(|m| m.key == h.key),
+            None => self.messages.iter().position(|m| m.is_unread()),
+        }
+        .unwrap_or(0);
+        self.follow = true;
+    }
+
+    pub fn scroll_by(&mut self, delta: isize) {
+        let max = self.lines.saturating_sub(self.height.max(1));
+        self.scroll = (self.scroll as isize)
+            .saturating_add(delta)
+            .clamp(0, max as isize) as usize;
+    }
+
+    pub fn page(&self) -> isize {
+        self.height.max(2) as isize - 1
+    }
+
+    pub fn go_to_message(&mut self, delta: isize) {
+        let last = self.messages.len().saturating_sub(1) as isize;
+        self.current = (self.current as isize)
+            .saturating_add(delta)
+            .clamp(0, last.max(0)) as usize;
+        self.highlight = None;
+        self.follow = true;
+    }
+}
+
+/// The runs of one message: a header, its body by segment, its attachments.
+pub fn message_runs(
+    msg: &StoredMessage,
+    highlight: Option<(usize, usize)>,
+    fold: bool,
+    theme: &Theme,
+) -> Vec<Run> {
+    let mut runs = vec![
+        Run::new(format!("From: {}\n", display_list(&msg.from)), theme.title),
+        Run::new(
+            format!("Date: {}   To: {}\n", day(msg.date), display_list(&msg.to)),
+            theme.dim,
+        ),
+        Run::new(format!("Subject: {}\n\n", msg.subject), theme.dim),
+    ];
+    for seg in &msg.segments {
+        let text = msg.segment_text(seg);
+        if seg.kind != SegmentKind::Authored && fold {
+            let n = text.lines().filter(|l| !l.trim().is_empty()).count();
+            if n > 0 {
+                runs.push(Run::new(
+                    format!("┆ {} {} folded (z shows)\n", n, seg.kind.label()),
+                    theme.dim,
+                ));
+            }
+            continue;
+        }
+        let style = if seg.kind == SegmentKind::Authored {
+            theme.text
+        } else {
+            theme.dim
+        };
+        match highlight {
+            Some((hs, he)) if hs < seg.end && he > seg.start => {
+                let a = hs.max(seg.start);
+                let b = he.min(seg.end);
+                let body = &msg.body;
+                match (body.get(seg.start..a), body.get(a..b), body.get(b..seg.end)) {
+                    (Some(before), Some(mid), Some(after)) => {
+                        runs.push(Run::new(before, style));
+                        runs.push(Run::tagged(mid, theme.cited, HIGHLIGHT_TAG));
+                        runs.push(Run::new(after, style));
+                    }
+                    _ => runs.push(Run::new(text, style)),
+                }
+            }
+            _ => runs.push(Run::new(text, style)),
+        }
+    }
+    if !msg.body.ends_with('\n') {
+        runs.push(Run::new("\n", theme.text));
+    }
+    for a in &msg.attachments {
+        runs.push(Run::new(
+            format!(
+                "@ {} ({}, {} KB)\n",
+                a.name.as_deref().unwrap_or("unnamed"),
+                a.mime_type,
+                a.size.div_ceil(1024)
+            ),
+            theme.key,
+        ));
+    }
+    runs
+}
+
+/// Scroll offset that puts line `line` near the top of a view of `height` lines.
+pub fn scroll_to(line: usize, height: usize, total: usize) -> usize {
+    line.saturating_sub(height / 4)
+        .min(total.saturating_sub(height))
+}
+
+pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme, focused: bool) {
+    let fold = if state.fold { "folded" } else { "shown" };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused { theme.focus } else { theme.border })
+        .title(Span::styled(
+            format!(" {} ({}) ", state.subject, state.messages.len()),
+            theme.title,
+        ))
+        .title_bottom(Span::styled(format!(" quotes {fold} (z) "), theme.dim));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    state.height = usize::from(inner.height);
+    if state.loading {
+        f.render_widget(Paragraph::new(Span::styled("Loading…", theme.dim)), inner);
+        return;
+    }
+    let mut all = Wrapped::default();
+    for (i, msg) in state.messages.iter().enumerate() {
+        let hl = state
+            .highlight
+            .filter(|h| h.key == msg.key)
+            .map(|h| (h.start, h.end));
+        let marker = if i == state.current { "▶ " } else { "  " };
+        let mut runs = vec![Run::tagged(
+            format!("{marker}{}/{}\n", i + 1, state.messages.len()),
+            theme.key,
+            MESSAGE_TAG + i as u32,
+        )];
+        runs.extend(message_runs(msg, hl, state.fold, theme));
+        all.extend(wrap(&runs, inner.width));
+        all.push_line(Line::from(Span::styled(
+            "─".repeat(usize::from(inner.width)),
+            theme.border,
+        )));
+    }
+    state.lines = all.len();
+    if state.follow {
+        let target = all
+            .first_line_of(HIGHLIGHT_TAG)
+            .or_else(|| all.first_line_of(MESSAGE_TAG + state.current as u32))
+            .unwrap_or(0);
+        state.scroll = if all.first_line_of(HIGHLIGHT_TAG).is_some() {
+            scroll_to(target, state.height, state.lines)
+        } else {
+            target.min(state.lines.saturating_sub(state.height))
+        };
+        state.follow = false;
+    }
+    state.scroll = state.scroll.min(state.lines.saturating_sub(1));
+    let visible: Vec<Line> = all
+        .lines
+        .into_iter()
+        .skip(state.scroll)
+        .take(state.height)
+        .collect();
+    f.render_widget(Paragraph::new(visible), inner);
+}

@@ -1,0 +1,271 @@
+//! The thread list, or the search results that replace it until they are cleared.
+
+use crate::engine::handle::{sort_threads, RequestId};
+use crate::engine::SearchHit;
+use crate::mail::model::ThreadId;
+use crate::store::ThreadSummary;
+use crate::tui::theme::Theme;
+use crate::tui::wrap::fit;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+/// Search results shown in place of the thread list.
+#[derive(Debug, Clone, Default)]
+pub struct SearchResults {
+    pub query: String,
+    pub req: RequestId,
+    pub hits: Vec<SearchHit>,
+    pub pending: bool,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ThreadsState {
+    pub threads: Vec<ThreadSummary>,
+    /// The whole list has arrived.
+    pub complete: bool,
+    pub search: Option<SearchResults>,
+    pub selected: usize,
+    pub offset: usize,
+    /// Rows visible at the last draw, for paging.
+    pub height: usize,
+}
+
+impl ThreadsState {
+    pub fn len(&self) -> usize {
+        match &self.search {
+            Some(s) => s.hits.len(),
+            None => self.threads.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A batch of the thread list; the selection stays on the same thread.
+    pub fn add_batch(&mut self, batch: Vec<ThreadSummary>, first: bool, complete: bool) {
+        let keep = self.selected_thread();
+        if first {
+            self.threads.clear();
+        }
+        self.threads.extend(batch);
+        if !first {
+            sort_threads(&mut self.threads);
+        }
+        self.complete = complete;
+        if self.search.is_none() {
+            if let Some(id) = keep {
+                if let Some(i) = self.threads.iter().position(|t| t.id == id) {
+                    self.selected = i;
+                }
+            }
+            self.clamp();
+        }
+    }
+
+    pub fn selected_thread(&self) -> Option<ThreadId> {
+        match &self.search {
+            Some(s) => s
+                .hits
+                .get(self.selected)
+                .and_then(|h| ThreadId::from_hex(&h.thread_id)),
+            None => self.threads.get(self.selected).map(|t| t.id),
+        }
+    }
+
+    /// The subject of the selected row.
+    pub fn selected_subject(&self) -> String {
+        match &self.search {
+            Some(s) => s.hits.get(self.selected).map(|h| h.subject.clone()),
+            None => self.threads.get(self.selected).map(|t| t.subject.clone()),
+        }
+        .unwrap_or_default()
+    }
+
+    pub fn move_by(&mut self, delta: isize) {
+        let last = self.len().saturating_sub(1) as isize;
+        self.selected = (self.selected as isize)
+            .saturating_add(delta)
+            .clamp(0, last.max(0)) as usize;
+        self.clamp();
+    }
+
+    pub fn page(&self) -> isize {
+        self.height.max(2) as isize - 1
+    }
+
+    /// Scrolls the view; the selection follows only when it would leave the screen.
+    pub fn scroll_by(&mut self, delta: isize) {
+        let max = self.len().saturating_sub(self.height.max(1)) as isize;
+        self.offset = (self.offset as isize)
+            .saturating_add(delta)
+            .clamp(0, max.max(0)) as usize;
+        let h = self.height.max(1);
+        if self.selected < self.offset {
+            self.selected = self.offset;
+        } else if self.selected >= self.offset + h {
+            self.selected = self.offset + h - 1;
+        }
+    }
+
+    pub fn select(&mut self, i: usize) {
+        self.selected = i;
+        self.clamp();
+    }
+
+    fn clamp(&mut self) {
+        self.selected = self.selected.min(self.len().saturating_sub(1));
+        let h = self.height.max(1);
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.selected >= self.offset + h {
+            self.offset = self.selected + 1 - h;
+        }
+    }
+
+    pub fn set_search(&mut self, search: Option<SearchResults>) {
+        self.search = search;
+        self.selected = 0;
+        self.offset = 0;
+    }
+}
+
+/// `2024-03-04`, or blanks when the date is unknown.
+pub fn day(ts: Option<i64>) -> String {
+    ts.and_then(|t| chrono::DateTime::from_timestamp(t, 0))
+        .map(|d| d.format("%Y-%m-%d").to_string())
+        .unwrap_or_else(|| " ".repeat(10))
+}
+
+pub fn render(f: &mut Frame, area: Rect, state: &mut ThreadsState, theme: &Theme, focused: bool) {
+    let title = match &state.search {
+        Some(s) if s.pending => format!(" Search: {} (searching…) ", s.query),
+        Some(s) => format!(" Search: {} ({} found, Esc clears) ", s.query, s.hits.len()),
+        None if !state.complete => format!(" Threads ({}, loading…) ", state.threads.len()),
+        None => format!(" Threads ({}) ", state.threads.len()),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused { theme.focus } else { theme.border })
+        .title(Span::styled(title, theme.title));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    state.height = usize::from(inner.height);
+    state.clamp();
+    let width = usize::from(inner.width);
+    let mut lines = Vec::new();
+    if let Some(err) = state.search.as_ref().and_then(|s| s.error.clone()) {
+        lines.push(Line::from(Span::styled(err, theme.error)));
+    } else if state.is_empty() {
+        let text = match &state.search {
+            Some(s) if s.pending => "Searching…",
+            Some(_) => "No messages match.",
+            None if !state.complete => "Loading threads…",
+            None => "No mail yet.",
+        };
+        lines.push(Line::from(Span::styled(text, theme.dim)));
+    }
+    let rows = state.len().saturating_sub(state.offset).min(state.height);
+    for i in state.offset..state.offset + rows {
+        let mut line = match &state.search {
+            Some(s) => hit_row(&s.hits[i], width, theme),
+            None => thread_row(&state.threads[i], width, theme),
+        };
+        if i == state.selected {
+            line = line.patch_style(if focused {
+                theme.selected
+            } else {
+                theme.dim.patch(theme.selected)
+            });
+        }
+        lines.push(line);
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// `2024-03-04 •@ Dana Whitfield  Roof leak over … (3)`
+fn thread_row(t: &ThreadSummary, width: usize, theme: &Theme) -> Line<'static> {
+    let marks = format!(
+        "{}{}",
+        if t.unread > 0 { '•' } else { ' ' },
+        if t.has_attachment { '@' } else { ' ' }
+    );
+    let sender = t.senders.last().cloned().unwrap_or_default();
+    let count = if t.messages.len() > 1 {
+        format!(" ({})", t.messages.len())
+    } else {
+        String::new()
+    };
+    let style = if t.unread > 0 {
+        theme.unread
+    } else {
+        theme.text
+    };
+    row(
+        &day(t.latest_date),
+        &marks,
+        &sender,
+        &t.subject,
+        &count,
+        width,
+        style,
+        theme,
+    )
+}
+
+fn hit_row(h: &SearchHit, width: usize, theme: &Theme) -> Line<'static> {
+    row(
+        &day(h.date),
+        "  ",
+        &h.from,
+        &h.subject,
+        "",
+        width,
+        theme.text,
+        theme,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn row(
+    date: &str,
+    marks: &str,
+    sender: &str,
+    subject: &str,
+    count: &str,
+    width: usize,
+    style: ratatui::style::Style,
+    theme: &Theme,
+) -> Line<'static> {
+    // Narrow panes drop the year, then the sender.
+    let date = if width < 40 {
+        &date[date.len().min(5)..]
+    } else {
+        date
+    };
+    let sender_w = if width < 36 {
+        0
+    } else {
+        (width / 4).clamp(8, 18)
+    };
+    let fixed = date.chars().count() + 1 + 2 + sender_w + usize::from(sender_w > 0);
+    let subject_w = width.saturating_sub(fixed + count.chars().count());
+    let mut spans = vec![
+        Span::styled(format!("{date} "), theme.dim),
+        Span::styled(marks.to_string(), theme.key),
+    ];
+    if sender_w > 0 {
+        spans.push(Span::styled(format!("{} ", fit(sender, sender_w)), style));
+    }
+    let subject = if subject.trim().is_empty() {
+        "(no subject)"
+    } else {
+        subject
+    };
+    spans.push(Span::styled(fit(subject, subject_w), style));
+    spans.push(Span::styled(count.to_string(), theme.dim));
+    Line::from(spans)
+}

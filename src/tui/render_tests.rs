@@ -1,0 +1,556 @@
+//! Render tests of every pane against ratatui's `TestBackend`: the App is fed engine
+//! events built here (no engine, no terminal), drawn, and the buffer checked, at
+//! 120x40 and at 80x24.
+
+use super::app::{App, AppEvent, AppOptions};
+use super::command::Pane;
+use super::keymap::{Keymap, Preset};
+use super::theme::Theme;
+use crate::answer::conversation::Conversation;
+use crate::engine::handle::{EngineEvent, EngineRequest, Progress};
+use crate::engine::{AskOutcome, Citation, IngestPhase};
+use crate::mail::clean::segment_body;
+use crate::mail::model::{AttachmentInfo, BodyFormat, Mailbox, MessageKey, ThreadId};
+use crate::query::people::AddressBook;
+use crate::query::plan::Plan;
+use crate::source::SourceLocation;
+use crate::store::{StoredMessage, ThreadSummary};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Modifier};
+use ratatui::Terminal;
+
+const BODY: &str = "Hi all,\n\nThe roofer comes Thursday at 9 to fix the leak over the \
+server room. Budget is capped at $4,200.\n\nDana\n\n> Can someone look at the ceiling?\n> \
+It drips.\n\n-- \nDana Whitfield\nFacilities\n";
+const QUOTE: &str = "The roofer comes Thursday at 9";
+
+pub(super) fn key(n: u8) -> MessageKey {
+    MessageKey([n; 16])
+}
+
+pub(super) fn message(n: u8, from: &str, subject: &str, date: i64, body: &str) -> StoredMessage {
+    StoredMessage {
+        key: key(n),
+        message_id: Some(format!("m{n}@example.org")),
+        in_reply_to: Vec::new(),
+        references: Vec::new(),
+        date: Some(date),
+        from: vec![Mailbox {
+            name: Some(from.into()),
+            address: format!("{}@example.org", from.to_lowercase().replace(' ', ".")),
+        }],
+        to: vec![Mailbox {
+            name: None,
+            address: "team@example.org".into(),
+        }],
+        cc: Vec::new(),
+        bcc: Vec::new(),
+        subject: subject.into(),
+        folder: "inbox".into(),
+        flags: "S".into(),
+        location: SourceLocation::File { path: "x".into() },
+        raw_hash: [0; 32],
+        raw_size: body.len() as u64,
+        body: body.into(),
+        body_format: BodyFormat::default(),
+        segments: segment_body(body),
+        attachments: Vec::new(),
+        chunk_count: 1,
+    }
+}
+
+fn thread(
+    n: u8,
+    subject: &str,
+    sender: &str,
+    date: i64,
+    count: usize,
+    unread: u32,
+) -> ThreadSummary {
+    ThreadSummary {
+        id: ThreadId::of_root(&key(n)),
+        subject: subject.into(),
+        first_date: Some(date - 3600),
+        latest_date: Some(date),
+        messages: (0..count).map(|i| key(n + i as u8)).collect(),
+        senders: vec![sender.into()],
+        unread,
+        has_attachment: n.is_multiple_of(2),
+    }
+}
+
+pub(super) fn citation(n: usize, msg: &StoredMessage, quote: &str) -> Citation {
+    let at = msg.body.find(quote).unwrap_or(0);
+    Citation {
+        n,
+        message_id: msg.message_id.clone(),
+        thread_id: ThreadId::of_root(&msg.key).to_hex(),
+        date: Some("2024-03-04T09:00:00+00:00".into()),
+        from: msg.sender(),
+        subject: msg.subject.clone(),
+        quote: quote.into(),
+        attachment: None,
+        page: None,
+        key: msg.key.to_hex(),
+        start: at as u32,
+        end: (at + quote.len() + 40).min(msg.body.len()) as u32,
+    }
+}
+
+pub(super) fn outcome(question: &str, answer: &str, citations: Vec<Citation>) -> AskOutcome {
+    AskOutcome {
+        question: question.into(),
+        rewrite: question.into(),
+        answer: Some(answer.into()),
+        abstained: false,
+        citations,
+        retrieved: Vec::new(),
+        timings_ms: Default::default(),
+        answerer: "extractive".into(),
+        searched: vec![question.into()],
+        notes: Vec::new(),
+        dropped: Vec::new(),
+        confidence: 0.9,
+        plan: Plan::make(question, &AddressBook::default(), 0),
+    }
+}
+
+fn app(theme: Theme) -> App {
+    let keymap = Keymap::builtin(Preset::Vim).expect("the shipped keymap parses");
+    let mut app = App::new(keymap, theme, AppOptions::default());
+    app.take_requests();
+    let threads = vec![
+        thread(
+            1,
+            "Roof leak over the server room",
+            "Dana Whitfield",
+            1_709_542_800,
+            3,
+            1,
+        ),
+        thread(4, "Q1 budget review", "Phillip Allen", 1_709_456_400, 1, 0),
+        thread(6, "Board meeting agenda", "Sally Beck", 1_709_370_000, 2, 0),
+    ];
+    app.handle(AppEvent::Engine(EngineEvent::ThreadList {
+        threads,
+        first: true,
+        complete: true,
+    }));
+    app
+}
+
+fn key_event(c: char) -> AppEvent {
+    AppEvent::Term(Event::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::NONE,
+    )))
+}
+
+/// Asks a question through the chat input and answers it as the engine would.
+fn answered(app: &mut App) -> StoredMessage {
+    for c in "iwhen does the roofer come?".chars() {
+        app.handle(key_event(c));
+    }
+    app.handle(AppEvent::Term(Event::Key(KeyEvent::new(
+        KeyCode::Enter,
+        KeyModifiers::NONE,
+    ))));
+    let req = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Ask { req, .. } => Some(req),
+            _ => None,
+        })
+        .expect("submitting asks");
+    let msg = message(
+        1,
+        "Dana Whitfield",
+        "Roof leak over the server room",
+        1_709_542_800,
+        BODY,
+    );
+    let c = citation(1, &msg, QUOTE);
+    app.handle(AppEvent::Engine(EngineEvent::Answer {
+        req,
+        outcome: Box::new(outcome(
+            "when does the roofer come?",
+            "\"The roofer comes Thursday at 9\" [1]",
+            vec![c],
+        )),
+        conversation: Conversation::default(),
+    }));
+    let open = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Open { req, .. } => Some(req),
+            _ => None,
+        })
+        .expect("an answer loads its first citation");
+    app.handle(AppEvent::Engine(EngineEvent::Message {
+        req: open,
+        message: Box::new(msg.clone()),
+    }));
+    msg
+}
+
+fn draw(app: &mut App, w: u16, h: u16) -> Buffer {
+    let mut term = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+    app.draw(&mut term).expect("draw");
+    term.backend().buffer().clone()
+}
+
+pub(super) fn text(buf: &Buffer) -> String {
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first cell of `needle` between columns `x0` and `x1`.
+fn find_within(buf: &Buffer, needle: &str, x0: u16, x1: u16) -> Option<(u16, u16)> {
+    for y in 0..buf.area.height {
+        let row: String = (x0..x1).map(|x| buf[(x, y)].symbol()).collect();
+        if let Some(byte) = row.find(needle) {
+            return Some((x0 + row[..byte].chars().count() as u16, y));
+        }
+    }
+    None
+}
+
+/// The cells of the first place `needle` appears on screen.
+fn find(buf: &Buffer, needle: &str) -> Option<(u16, u16)> {
+    let rows: Vec<String> = text(buf).lines().map(str::to_string).collect();
+    for (y, row) in rows.iter().enumerate() {
+        if let Some(byte) = row.find(needle) {
+            let x = row[..byte].chars().count();
+            return Some((x as u16, y as u16));
+        }
+    }
+    None
+}
+
+#[test]
+fn thread_list_shows_date_sender_subject_count_and_marks() {
+    let mut app = app(Theme::plain());
+    let buf = draw(&mut app, 120, 40);
+    let screen = text(&buf);
+    assert!(screen.contains("Threads (3)"), "{screen}");
+    let row = screen
+        .lines()
+        .find(|l| l.contains("Roof leak"))
+        .expect("the newest thread is listed");
+    assert!(row.contains("2024-03-04"), "{row}");
+    assert!(row.contains('•'), "unread mark: {row}");
+    assert!(row.contains("Dana Whit"), "{row}");
+    assert!(row.contains("(3)"), "message count: {row}");
+    assert!(screen
+        .lines()
+        .any(|l| l.contains("Q1 budget") && l.contains('@')));
+    // Newest first, and the first row selected.
+    let roof = find(&buf, "Roof leak").expect("row");
+    let board = find(&buf, "Board meeting").expect("row");
+    assert!(roof.1 < board.1);
+    assert!(buf[roof].modifier.contains(Modifier::REVERSED));
+    assert!(screen.contains("Chat"), "{screen}");
+    assert!(screen.contains("Evidence (0)"), "{screen}");
+    assert!(screen.contains("Press i to ask a question"), "{screen}");
+}
+
+#[test]
+fn at_80x24_two_panes_show_and_nothing_overflows() {
+    let mut app = app(Theme::plain());
+    let buf = draw(&mut app, 80, 24);
+    let screen = text(&buf);
+    assert!(screen.contains("Threads (3)"), "{screen}");
+    assert!(screen.contains("Chat"), "{screen}");
+    assert!(!screen.contains("Evidence"), "{screen}");
+    assert!(screen.contains("Roof leak"), "{screen}");
+    assert!(
+        screen.lines().last().is_some_and(|l| l.contains("threads")),
+        "{screen}"
+    );
+    // Focusing the evidence pane swaps it in beside the chat.
+    app.layout.focus_on(Pane::Evidence);
+    let screen = text(&draw(&mut app, 80, 24));
+    assert!(screen.contains("Evidence (0)"), "{screen}");
+    assert!(!screen.contains("Threads (3)"), "{screen}");
+    // Tiny terminals do not panic.
+    for (w, h) in [(20, 5), (1, 1), (49, 10)] {
+        draw(&mut app, w, h);
+    }
+}
+
+#[test]
+fn chat_shows_the_answer_with_markers_and_the_rewrite_quietly() {
+    let mut app = app(Theme::colored());
+    answered(&mut app);
+    app.chat.turns[0].rewrite = Some("when does the roofer come to fix the leak".into());
+    let buf = draw(&mut app, 120, 40);
+    let screen = text(&buf);
+    assert!(screen.contains("› when does the roofer come?"), "{screen}");
+    assert!(screen.contains("searched as: when does the"), "{screen}");
+    let marker = find_within(&buf, "[1]", 47, 84).expect("marker in the chat pane");
+    assert_eq!(buf[marker].bg, Color::Yellow, "the marker is highlighted");
+    let rewrite = find(&buf, "searched as").expect("rewrite");
+    assert_eq!(buf[rewrite].fg, Color::DarkGray, "the rewrite is quiet");
+}
+
+#[test]
+fn a_streaming_answer_shows_its_draft() {
+    let mut app = app(Theme::plain());
+    for c in "iroof?".chars() {
+        app.handle(key_event(c));
+    }
+    app.handle(AppEvent::Term(Event::Key(KeyEvent::new(
+        KeyCode::Enter,
+        KeyModifiers::NONE,
+    ))));
+    let req = app.chat.turns[0].req;
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("searching…"), "{screen}");
+    app.handle(AppEvent::Engine(EngineEvent::AnswerDelta {
+        req,
+        text: "\"The roofer comes".into(),
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("\"The roofer comes …"), "{screen}");
+    // A stale delta (an older request) is dropped.
+    app.handle(AppEvent::Engine(EngineEvent::AnswerDelta {
+        req: req - 1,
+        text: "STALE".into(),
+    }));
+    assert!(!text(&draw(&mut app, 120, 40)).contains("STALE"));
+}
+
+#[test]
+fn evidence_pane_highlights_the_quote_in_the_message() {
+    let mut app = app(Theme::colored());
+    answered(&mut app);
+    app.layout.focus_on(Pane::Evidence);
+    for (w, h) in [(120, 40), (80, 24)] {
+        let buf = draw(&mut app, w, h);
+        let screen = text(&buf);
+        assert!(screen.contains("Evidence (1)"), "{screen}");
+        assert!(
+            screen.contains("[1] Dana Whitfield · 2024-03-04"),
+            "{screen}"
+        );
+        let lines: Vec<(u16, u16)> = (0..h)
+            .filter_map(|y| {
+                let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
+                row.find("The roofer comes")
+                    .map(|b| (row[..b].chars().count() as u16, y))
+            })
+            .collect();
+        assert!(
+            lines.len() >= 2,
+            "quote in the list and in the message: {screen}"
+        );
+        let in_message = *lines.last().expect("two");
+        assert_eq!(
+            buf[in_message].bg,
+            Color::Yellow,
+            "{w}x{h}: quote highlighted"
+        );
+        assert!(screen.contains("quoted folded"), "{screen}");
+    }
+}
+
+#[test]
+fn reader_folds_quotes_and_signatures_and_lists_attachments() {
+    let mut app = app(Theme::plain());
+    app.run(super::command::Command::Open);
+    let req = app.reader.as_ref().expect("reader opens").req;
+    let mut m1 = message(1, "Dana Whitfield", "Roof leak", 1_709_542_800, BODY);
+    m1.attachments.push(AttachmentInfo {
+        index: 0,
+        name: Some("quote.pdf".into()),
+        mime_type: "application/pdf".into(),
+        size: 20_000,
+    });
+    let m2 = message(
+        2,
+        "Phillip Allen",
+        "Re: Roof leak",
+        1_709_546_400,
+        "Thanks, noted.\n",
+    );
+    app.handle(AppEvent::Engine(EngineEvent::ThreadMessages {
+        req,
+        id: ThreadId::of_root(&key(1)),
+        messages: vec![m1, m2],
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("Roof leak over the server room (2)"),
+        "{screen}"
+    );
+    assert!(screen.contains("quotes folded (z)"), "{screen}");
+    assert!(screen.contains("The roofer comes Thursday"), "{screen}");
+    assert!(screen.contains("quoted folded"), "{screen}");
+    assert!(screen.contains("signature folded"), "{screen}");
+    assert!(!screen.contains("It drips"), "{screen}");
+    assert!(
+        screen.contains("@ quote.pdf (application/pdf, 20 KB)"),
+        "{screen}"
+    );
+    assert!(screen.contains("Thanks, noted."), "{screen}");
+    app.run(super::command::Command::ToggleQuoted);
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("> It drips."), "{screen}");
+    assert!(screen.contains("quotes shown (z)"), "{screen}");
+}
+
+#[test]
+fn search_results_replace_the_list_until_cleared() {
+    let mut app = app(Theme::plain());
+    app.handle(key_event('/'));
+    for c in "roof".chars() {
+        app.handle(key_event(c));
+    }
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains(" Search roof"), "{screen}");
+    app.handle(AppEvent::Term(Event::Key(KeyEvent::new(
+        KeyCode::Enter,
+        KeyModifiers::NONE,
+    ))));
+    let req = match app.take_requests().pop() {
+        Some(EngineRequest::Search { req, query }) => {
+            assert_eq!(query, "roof");
+            req
+        }
+        other => panic!("expected a search, got {other:?}"),
+    };
+    let msg = message(
+        1,
+        "Dana Whitfield",
+        "Roof leak over the server room",
+        1_709_542_800,
+        BODY,
+    );
+    let hit = crate::engine::SearchHit::of(
+        &msg,
+        ThreadId::of_root(&msg.key),
+        1.0,
+        "roof".into(),
+        vec![],
+    );
+    app.handle(AppEvent::Engine(EngineEvent::SearchResults {
+        req,
+        query: "roof".into(),
+        hits: vec![hit],
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("Search: roof (1 found, Esc clears)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Board meeting"), "{screen}");
+    app.handle(AppEvent::Term(Event::Key(KeyEvent::new(
+        KeyCode::Esc,
+        KeyModifiers::NONE,
+    ))));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("Threads (3)"), "{screen}");
+    assert!(screen.contains("Board meeting"), "{screen}");
+}
+
+#[test]
+fn status_bar_shows_a_gauge_and_help_shows_how_to_ask() {
+    let mut app = app(Theme::plain());
+    app.start_background(EngineRequest::Embed);
+    app.handle(AppEvent::Engine(EngineEvent::Progress(Progress::Ingest {
+        phase: IngestPhase::Reading,
+        done: 50,
+        total: 100,
+    })));
+    let screen = text(&draw(&mut app, 80, 24));
+    let bar = screen.lines().last().expect("status line");
+    assert!(bar.contains("reading mail ██████░░░░░░  50%"), "{bar}");
+    app.handle(key_event('?'));
+    let screen = text(&draw(&mut app, 80, 24));
+    assert!(
+        screen.contains("Press i to ask a question about your mail"),
+        "{screen}"
+    );
+    app.handle(key_event('x'));
+    app.handle(key_event('S'));
+    let screen = text(&draw(&mut app, 80, 24));
+    assert!(screen.contains("Status"), "{screen}");
+    assert!(screen.contains("Threads listed: 3"), "{screen}");
+}
+
+#[test]
+fn no_color_draws_without_colours() {
+    let mut app = app(Theme::plain());
+    answered(&mut app);
+    app.layout.focus_on(Pane::Evidence);
+    let buf = draw(&mut app, 120, 40);
+    for cell in buf.content() {
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset));
+    }
+    let q = find(&buf, "The roofer comes Thursday at 9").expect("quote");
+    let _ = q;
+}
+
+#[test]
+fn rendering_is_deterministic() {
+    let mut a = app(Theme::colored());
+    let mut b = app(Theme::colored());
+    answered(&mut a);
+    answered(&mut b);
+    assert_eq!(draw(&mut a, 120, 40), draw(&mut b, 120, 40));
+    assert_eq!(draw(&mut a, 80, 24), draw(&mut b, 80, 24));
+}
+
+#[test]
+fn a_pdf_page_citation_shows_its_page_and_p_saves_it_for_the_viewer() {
+    let mut app = app(Theme::plain());
+    answered(&mut app);
+    let turn = app.chat.turns.last_mut().expect("a turn");
+    let outcome = turn.outcome.as_mut().expect("answered");
+    outcome.citations[0].attachment = Some("quote.pdf".into());
+    outcome.citations[0].page = Some(3);
+    app.layout.focus_on(Pane::Evidence);
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("quote.pdf, page 3"), "{screen}");
+    assert!(screen.contains("p opens the page"), "{screen}");
+    app.handle(key_event('p'));
+    match app.take_requests().pop() {
+        Some(EngineRequest::SaveAttachment { name, page, .. }) => {
+            assert_eq!((name.as_str(), page), ("quote.pdf", Some(3)));
+        }
+        other => panic!("expected the attachment to be saved, got {other:?}"),
+    }
+    // The saved file goes to the configured viewer, with the page filled in.
+    app.options.pdf_command = "true --page={page} {file}".into();
+    app.handle(AppEvent::Engine(EngineEvent::AttachmentSaved {
+        req: 999,
+        path: "/tmp/quote.pdf".into(),
+        page: Some(3),
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("opened /tmp/quote.pdf (page 3)"),
+        "{screen}"
+    );
+    app.options.pdf_command = "/nonexistent/viewer".into();
+    app.handle(AppEvent::Engine(EngineEvent::AttachmentSaved {
+        req: 1000,
+        path: "/tmp/quote.pdf".into(),
+        page: None,
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("cannot run /nonexistent/viewer"),
+        "{screen}"
+    );
+}

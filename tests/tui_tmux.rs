@@ -1,0 +1,156 @@
+//! End-to-end test of the real binary in a real terminal: tmux runs `quoth --maildir`
+//! on a copy of the demo mailbox, the test types into it with send-keys and reads the
+//! screen with capture-pane. Skips when tmux is missing, unless QUOTH_REQUIRE_SHARED
+//! is set (CI installs tmux): then it fails.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux server of its own (its own socket), killed when the test ends.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn cmd(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "quoth"];
+        args.extend(keys);
+        assert!(self.cmd(&args).status.success());
+    }
+
+    /// Types text literally (no key names).
+    fn type_text(&self, text: &str) {
+        assert!(self
+            .cmd(&["send-keys", "-t", "quoth", "-l", text])
+            .status
+            .success());
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "quoth"]).stdout)
+            .into_owned()
+    }
+
+    /// Waits until the screen satisfies `ok`; panics with the screen after `secs`.
+    fn wait_for(&self, what: &str, secs: u64, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd(&["kill-server"]);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mail = tmp.path().join("mail");
+    copy_dir(&common::demo_mailbox(), &mail);
+    let data = tmp.path().join("data");
+    let tmux = Tmux {
+        socket: format!("quoth-test-{}", std::process::id()),
+    };
+    let command = format!(
+        "env QUOTH_DATA_DIR='{}' NO_COLOR=1 TERM=xterm-256color '{}' --maildir '{}'",
+        data.display(),
+        env!("CARGO_BIN_EXE_quoth"),
+        mail.display()
+    );
+    let started = tmux.cmd(&[
+        "new-session",
+        "-d",
+        "-s",
+        "quoth",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &command,
+    ]);
+    assert!(
+        started.status.success(),
+        "tmux new-session: {}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    // The thread list arrives as the background ingest finishes.
+    tmux.wait_for("the thread list", 90, |s| {
+        s.contains("Threads (") && s.contains("stock optio") && !s.contains("loading")
+    });
+
+    tmux.send(&["/"]);
+    tmux.type_text("strike price");
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("search results", 30, |s| s.contains("found, Esc clears"));
+    assert!(screen.contains("Search: strike price"), "{screen}");
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the thread list again", 10, |s| s.contains("Threads ("));
+
+    tmux.send(&["i"]);
+    tmux.type_text("What is the strike price of the stock option grant?");
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the answer", 60, |s| {
+        s.contains("[1]") && s.contains("14.50")
+    });
+    assert!(screen.contains("› What is the strike price"), "{screen}");
+
+    tmux.send(&["Escape"]);
+    tmux.send(&["1"]);
+    let screen = tmux.wait_for("the cited message", 30, |s| {
+        s.contains("Evidence (") && s.contains(" evidence ") && s.matches("14.50").count() >= 3
+    });
+    assert!(
+        screen.contains("per share"),
+        "the quote is on screen:\n{screen}"
+    );
+
+    tmux.send(&["q"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        let alive = tmux.cmd(&["has-session", "-t", "quoth"]).status.success();
+        if !alive {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("quoth did not quit on q:\n{}", tmux.screen());
+}
