@@ -42,6 +42,11 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 /// What a front end asks of the engine.
 #[derive(Debug, Clone)]
 pub enum EngineRequest {
+    /// The attachment page a citation points at, with the quote located in it.
+    Page {
+        req: RequestId,
+        citation: Box<super::Citation>,
+    },
     /// The thread list, newest first, in batches.
     Threads,
     /// The messages of one thread, oldest first.
@@ -93,6 +98,10 @@ pub enum Progress {
 /// What the engine reports back.
 #[derive(Debug, Clone)]
 pub enum EngineEvent {
+    Page {
+        req: RequestId,
+        page: Option<Box<super::AttachmentPage>>,
+    },
     /// A batch of thread summaries; `first` starts a new list, `complete` ends it.
     ThreadList {
         threads: Vec<ThreadSummary>,
@@ -213,6 +222,13 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 Err(e) => shared.error(Some(req), e),
             }
         }
+        EngineRequest::Page { req, citation } => match shared.read(|e| e.cited_page(&citation)) {
+            Ok(page) => shared.emit(EngineEvent::Page {
+                req,
+                page: page.map(Box::new),
+            }),
+            Err(e) => shared.error(Some(req), e),
+        },
         EngineRequest::Open { req, key } => match shared.store.message(&key) {
             Ok(Some(m)) => shared.emit(EngineEvent::Message {
                 req,

@@ -203,7 +203,11 @@ pub(super) fn commit_prepared(
         .filter(|p| !p.message.attachments.is_empty())
         .map(|p| {
             let m = &p.message;
-            (m.key, m.attachments.as_slice(), p.attachment_bytes.as_slice())
+            (
+                m.key,
+                m.attachments.as_slice(),
+                p.attachment_bytes.as_slice(),
+            )
         })
         .collect();
     enqueue_attachment_jobs(store, jobs, &with_attachments)?;

@@ -10,9 +10,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::path::Path;
 
-mod remove;
 #[path = "attachments.rs"]
 pub mod attachments;
+mod remove;
 
 /// Bump when a record layout changes; an older store is rebuilt from its sources.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -304,6 +304,13 @@ impl App {
         self.evidence.selected = i;
         self.evidence.follow = true;
         self.evidence.scroll = 0;
+        if c.page.is_some() {
+            self.evidence.page = None;
+            let citation = Box::new(c);
+            let req = self.request(|req| EngineRequest::Page { req, citation });
+            self.evidence.pending = Some(req);
+            return;
+        }
         if self.evidence.message.as_ref().map(|m| m.key.to_hex()) == Some(c.key.clone()) {
             return;
         }

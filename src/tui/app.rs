@@ -285,6 +285,14 @@ impl App {
                     }
                 }
             }
+            EngineEvent::Page { req, page } => {
+                self.in_flight.remove(&req);
+                if self.evidence.pending == Some(req) {
+                    self.evidence.pending = None;
+                    self.evidence.page = page.map(|p| *p);
+                    self.evidence.follow = true;
+                }
+            }
             EngineEvent::Message { req, message } => {
                 self.in_flight.remove(&req);
                 if self.evidence.pending == Some(req) {

@@ -554,3 +554,64 @@ fn a_pdf_page_citation_shows_its_page_and_p_saves_it_for_the_viewer() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_page_citation_shows_the_whole_page_with_the_quote_highlighted() {
+    let mut app = app(Theme::colored());
+    answered(&mut app);
+    let turn = app.chat.turns.last_mut().expect("a turn");
+    let outcome = turn.outcome.as_mut().expect("answered");
+    outcome.citations[0].attachment = Some("vendor-review.pdf".into());
+    outcome.citations[0].page = Some(3);
+    outcome.citations[0].quote = "saves $18,400 a year".into();
+    app.layout.focus_on(Pane::Evidence);
+    let _ = app.take_requests();
+    app.handle(key_event('1'));
+    let req = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Page { req, citation } => {
+                assert_eq!(citation.page, Some(3));
+                Some(req)
+            }
+            _ => None,
+        })
+        .expect("the cited page is asked for");
+    let text_of_page = "Backups\nConsolidating backups with Cobalt Data Systems saves $18,400 a year.\nDone by June 28, 2024.";
+    let start = text_of_page.find("saves").expect("quote in page");
+    app.handle(AppEvent::Engine(EngineEvent::Page {
+        req,
+        page: Some(Box::new(crate::engine::AttachmentPage {
+            name: "vendor-review.pdf".into(),
+            page: 3,
+            page_count: 3,
+            text: text_of_page.into(),
+            source: crate::attach::PageSource::TextLayer,
+            highlight: Some((start, start + "saves $18,400 a year".len())),
+        })),
+    }));
+    let buffer = draw(&mut app, 120, 40);
+    let screen = text(&buffer);
+    assert!(
+        screen.contains("vendor-review.pdf, page 3 of 3"),
+        "{screen}"
+    );
+    assert!(screen.contains("Done by June 28, 2024."), "{screen}");
+    // The quote's cells are styled apart from the page text around it.
+    let find_last = |needle: &str| {
+        screen
+            .lines()
+            .enumerate()
+            .filter_map(|(y, l)| {
+                l.find(needle)
+                    .map(|x| (l[..x].chars().count() as u16, y as u16))
+            })
+            .last()
+            .expect("on screen")
+    };
+    // The page view is below the list of quotes: the last occurrences are in it.
+    let quote_style = buffer[find_last("$18,400")].style();
+    let plain_style = buffer[find_last("Done by June")].style();
+    assert_ne!(quote_style, plain_style, "the quote is highlighted");
+}

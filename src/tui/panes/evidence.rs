@@ -4,7 +4,7 @@
 
 use super::reader::{message_runs, scroll_to, HIGHLIGHT_TAG};
 use crate::engine::handle::RequestId;
-use crate::engine::Citation;
+use crate::engine::{AttachmentPage, Citation};
 use crate::store::StoredMessage;
 use crate::tui::theme::Theme;
 use crate::tui::wrap::{wrap, Run, Wrapped};
@@ -18,6 +18,8 @@ pub struct EvidenceState {
     pub selected: usize,
     /// The message of the selected citation, once loaded.
     pub message: Option<StoredMessage>,
+    /// The attachment page of the selected citation, once loaded (page citations).
+    pub page: Option<AttachmentPage>,
     /// The open request for it.
     pub pending: Option<RequestId>,
     pub scroll: usize,
@@ -122,6 +124,15 @@ pub fn render(
         theme.border,
     )));
     match (&state.message, c.page) {
+        (_, Some(page))
+            if state.page.as_ref().is_some_and(|p| {
+                p.page == page && Some(p.name.as_str()) == c.attachment.as_deref()
+            }) =>
+        {
+            if let Some(p) = &state.page {
+                view.extend(wrap(&page_runs(p, theme), bottom.width));
+            }
+        }
         (_, Some(page)) => {
             let name = c.attachment.as_deref().unwrap_or("attachment");
             view.extend(wrap(
@@ -157,6 +168,31 @@ pub fn render(
         .take(state.height)
         .collect();
     f.render_widget(Paragraph::new(lines), bottom);
+}
+
+/// A cited attachment page: its name and number, then its whole text with the quote
+/// highlighted (or, when the quote cannot be placed, the quote under the text).
+fn page_runs(p: &AttachmentPage, theme: &Theme) -> Vec<Run> {
+    let mut runs = vec![Run::new(
+        format!("{}, page {} of {}\n\n", p.name, p.page, p.page_count),
+        theme.title,
+    )];
+    match p
+        .highlight
+        .and_then(|(s, e)| Some((p.text.get(..s)?, p.text.get(s..e)?, p.text.get(e..)?)))
+    {
+        Some((before, quote, after)) => {
+            runs.push(Run::new(before.to_string(), theme.text));
+            runs.push(Run::tagged(quote.to_string(), theme.cited, HIGHLIGHT_TAG));
+            runs.push(Run::new(after.to_string(), theme.text));
+        }
+        None => runs.push(Run::new(p.text.clone(), theme.text)),
+    }
+    runs.push(Run::new(
+        "\n\np opens the page in the PDF viewer.".to_string(),
+        theme.dim,
+    ));
+    runs
 }
 
 /// `[1] Dana Whitfield · 2024-03-04 · Roof` then the quote, at most three lines.
