@@ -6,7 +6,7 @@ use super::{EngineEvent, Progress, Shared, PROGRESS_EVERY, THREAD_BATCH};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::store::{Store, StoredMessage, ThreadSummary};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Ingest (when `paths` is given), then embedding (when `embed`), then an idle report.
@@ -24,6 +24,11 @@ pub(super) fn background(shared: &Shared, paths: Option<Vec<PathBuf>>, embed_aft
         send_threads(shared);
     }
     if embed_after {
+        match read_attachments(shared) {
+            Ok(Some(s)) => summary.push(s),
+            Ok(None) => {}
+            Err(e) => shared.error(None, e),
+        }
         match embed(shared) {
             Ok(Some(s)) => summary.push(s),
             Ok(None) => {}
@@ -53,6 +58,18 @@ fn ingest(shared: &Shared, paths: &[PathBuf]) -> crate::engine::Result<String> {
         "ingested {} new messages ({} threads)",
         report.added, report.threads
     ))
+}
+
+/// Runs the attachment jobs (PDF pages, text attachments) before embedding, so their
+/// passages are embedded and citable like bodies.
+fn read_attachments(shared: &Shared) -> crate::engine::Result<Option<String>> {
+    let stop = AtomicBool::new(false);
+    let report = shared.write().extract_attachments(
+        &crate::attach::PdfLimits::default(),
+        &stop,
+        &mut |_| {},
+    )?;
+    Ok((report.extracted > 0).then(|| format!("read {} attachments", report.extracted)))
 }
 
 /// Runs the embedding jobs in steps, giving the lock to waiting reads in between.
