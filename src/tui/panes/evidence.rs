@@ -2,7 +2,7 @@
 //! of the selected quote with the quote highlighted and scrolled into view (or, for a
 //! citation of a PDF page, which page of which attachment).
 
-use super::reader::{message_runs, scroll_to, HIGHLIGHT_TAG};
+use super::reader::{message_runs, page_step, scroll_to, scrolled, HIGHLIGHT_TAG};
 use crate::engine::handle::RequestId;
 use crate::engine::{AttachmentPage, Citation};
 use crate::store::StoredMessage;
@@ -30,14 +30,11 @@ pub struct EvidenceState {
 
 impl EvidenceState {
     pub fn scroll_by(&mut self, delta: isize) {
-        let max = self.lines.saturating_sub(self.height.max(1));
-        self.scroll = (self.scroll as isize)
-            .saturating_add(delta)
-            .clamp(0, max as isize) as usize;
+        self.scroll = scrolled(self.scroll, delta, self.lines, self.height);
     }
 
     pub fn page(&self) -> isize {
-        self.height.max(2) as isize - 1
+        page_step(self.height)
     }
 
     /// Forgets the shown message, for a new answer or conversation.

@@ -77,14 +77,11 @@ impl ReaderState {
     }
 
     pub fn scroll_by(&mut self, delta: isize) {
-        let max = self.lines.saturating_sub(self.height.max(1));
-        self.scroll = (self.scroll as isize)
-            .saturating_add(delta)
-            .clamp(0, max as isize) as usize;
+        self.scroll = scrolled(self.scroll, delta, self.lines, self.height);
     }
 
     pub fn page(&self) -> isize {
-        self.height.max(2) as isize - 1
+        page_step(self.height)
     }
 
     pub fn go_to_message(&mut self, delta: isize) {
@@ -161,6 +158,20 @@ pub fn message_runs(
         ));
     }
     runs
+}
+
+/// A scroll offset moved by `delta` lines, kept within a view of `height` lines over
+/// `lines` lines of text.
+pub fn scrolled(scroll: usize, delta: isize, lines: usize, height: usize) -> usize {
+    let max = lines.saturating_sub(height.max(1));
+    (scroll as isize)
+        .saturating_add(delta)
+        .clamp(0, max as isize) as usize
+}
+
+/// Lines a page key moves: a view's height less one line of context.
+pub fn page_step(height: usize) -> isize {
+    height.max(2) as isize - 1
 }
 
 /// Scroll offset that puts line `line` near the top of a view of `height` lines.
