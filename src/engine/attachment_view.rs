@@ -6,9 +6,9 @@ use super::ask::Citation;
 use super::{Engine, EngineError, Result};
 use crate::attach::{PageSource, PdfStatus};
 use crate::mail::model::MessageKey;
-use crate::store::{display_name, AttachmentExtract, AttachmentKind, StoredMessage};
+use crate::store::{display_name, AttachmentExtract, AttachmentKind, Store, StoredMessage};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The viewer command when none is configured; `{file}` is the attachment written
@@ -63,38 +63,49 @@ pub struct AttachmentStats {
     pub failed: u64,
 }
 
+/// The attachment states of several messages, keyed by message, for front ends
+/// that show a thread; messages without attachments are left out.
+pub type AttachmentStates = HashMap<MessageKey, Vec<AttachmentState>>;
+
+/// The status of each attachment of a message, in order. It reads only the store,
+/// so front ends can call it without the engine.
+pub fn attachment_states(store: &Store, msg: &StoredMessage) -> Result<Vec<AttachmentState>> {
+    let mut out = Vec::new();
+    for a in &msg.attachments {
+        let hash = store.attachment_hash(&msg.key, a.index)?;
+        let extract = match &hash {
+            Some(h) => store.attachment_extract(h)?,
+            None => None,
+        };
+        let (status, message) = match (&hash, &extract) {
+            (None, _) => (
+                "no_text_view".to_string(),
+                "No text view for this kind of file.".to_string(),
+            ),
+            (Some(_), None) => (
+                "pending".to_string(),
+                "Text not read yet; background work reads it (`quoth embed` runs it now)."
+                    .to_string(),
+            ),
+            (Some(_), Some(e)) => (e.status.label().to_string(), describe(e)),
+        };
+        out.push(AttachmentState {
+            index: a.index,
+            name: display_name(a.name.as_deref(), a.index),
+            mime_type: a.mime_type.clone(),
+            size: a.size,
+            status,
+            message,
+            extract,
+        });
+    }
+    Ok(out)
+}
+
 impl Engine {
     /// The status of each attachment of a message, in order.
     pub fn attachment_states(&self, msg: &StoredMessage) -> Result<Vec<AttachmentState>> {
-        let mut out = Vec::new();
-        for a in &msg.attachments {
-            let hash = self.store.attachment_hash(&msg.key, a.index)?;
-            let extract = match &hash {
-                Some(h) => self.store.attachment_extract(h)?,
-                None => None,
-            };
-            let (status, message) = match (&hash, &extract) {
-                (None, _) => (
-                    "no_text_view".to_string(),
-                    "No text view for this kind of file.".to_string(),
-                ),
-                (Some(_), None) => (
-                    "pending".to_string(),
-                    "Text not read yet (run `quoth embed` to finish background work).".to_string(),
-                ),
-                (Some(_), Some(e)) => (e.status.label().to_string(), describe(e)),
-            };
-            out.push(AttachmentState {
-                index: a.index,
-                name: display_name(a.name.as_deref(), a.index),
-                mime_type: a.mime_type.clone(),
-                size: a.size,
-                status,
-                message,
-                extract,
-            });
-        }
-        Ok(out)
+        attachment_states(&self.store, msg)
     }
 
     /// A page of a message's attachment, named as citations name it.

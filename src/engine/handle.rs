@@ -9,7 +9,10 @@
 //! needs no lock at all, so the thread list appears even while an ingest holds the
 //! engine.
 
-use super::{AskEvent, AskOptions, AskOutcome, Engine, SearchHit};
+use super::{
+    attachment_states, AskEvent, AskOptions, AskOutcome, AttachmentState, AttachmentStates, Engine,
+    SearchHit,
+};
 use crate::answer::conversation::Conversation;
 use crate::answer::Answerer;
 use crate::mail::model::{MessageKey, ThreadId};
@@ -112,6 +115,8 @@ pub enum EngineEvent {
         req: RequestId,
         id: ThreadId,
         messages: Vec<StoredMessage>,
+        /// How far each attachment's text has been read, by message.
+        attachments: AttachmentStates,
     },
     SearchResults {
         req: RequestId,
@@ -136,6 +141,7 @@ pub enum EngineEvent {
     Message {
         req: RequestId,
         message: Box<StoredMessage>,
+        attachments: Vec<AttachmentState>,
     },
     AttachmentSaved {
         req: RequestId,
@@ -218,7 +224,12 @@ fn serve(shared: &Shared, request: EngineRequest) {
         EngineRequest::Thread { req, id } => {
             let result = thread_messages(&shared.store, &id);
             match result {
-                Ok(messages) => shared.emit(EngineEvent::ThreadMessages { req, id, messages }),
+                Ok((messages, attachments)) => shared.emit(EngineEvent::ThreadMessages {
+                    req,
+                    id,
+                    messages,
+                    attachments,
+                }),
                 Err(e) => shared.error(Some(req), e),
             }
         }
@@ -230,10 +241,14 @@ fn serve(shared: &Shared, request: EngineRequest) {
             Err(e) => shared.error(Some(req), e),
         },
         EngineRequest::Open { req, key } => match shared.store.message(&key) {
-            Ok(Some(m)) => shared.emit(EngineEvent::Message {
-                req,
-                message: Box::new(m),
-            }),
+            Ok(Some(m)) => match attachment_states(&shared.store, &m) {
+                Ok(attachments) => shared.emit(EngineEvent::Message {
+                    req,
+                    message: Box::new(m),
+                    attachments,
+                }),
+                Err(e) => shared.error(Some(req), e),
+            },
             Ok(None) => shared.error(Some(req), format!("no message {}", key.to_hex())),
             Err(e) => shared.error(Some(req), e),
         },

@@ -25,8 +25,8 @@ pub use address_book::MailboxContext;
 pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
 pub use attachment_view::{
-    configured_viewer, viewer_argv, AttachmentPage, AttachmentState, AttachmentStats,
-    DEFAULT_VIEWER,
+    attachment_states, configured_viewer, viewer_argv, AttachmentPage, AttachmentState,
+    AttachmentStates, AttachmentStats, DEFAULT_VIEWER,
 };
 pub use attachments::{AttachReport, ATTACH_JOB};
 pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};

@@ -296,6 +296,23 @@ impl App {
         self.layout.focus_on(Pane::Threads);
     }
 
+    /// Background work has finished: read the open thread again if it showed
+    /// attachments still waiting to be read, so their status is current.
+    pub(super) fn refresh_reader_attachments(&mut self) {
+        let Some(id) = self
+            .reader
+            .as_ref()
+            .filter(|r| !r.loading && r.awaits_attachments())
+            .map(|r| r.thread)
+        else {
+            return;
+        };
+        let req = self.request(|req| EngineRequest::Thread { req, id });
+        if let Some(r) = self.reader.as_mut() {
+            r.req = req;
+        }
+    }
+
     /// Selects citation `i` in the evidence pane and loads its message.
     pub(super) fn load_citation(&mut self, i: usize) {
         let Some(c) = self.citations().get(i).cloned() else {

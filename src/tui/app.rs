@@ -244,10 +244,15 @@ impl App {
                 self.threads.add_batch(threads, first, complete);
                 self.threads_loading = !complete;
             }
-            EngineEvent::ThreadMessages { req, messages, .. } => {
+            EngineEvent::ThreadMessages {
+                req,
+                messages,
+                attachments,
+                ..
+            } => {
                 self.in_flight.remove(&req);
                 if let Some(r) = self.reader.as_mut().filter(|r| r.req == req) {
-                    r.loaded(messages);
+                    r.loaded(messages, attachments);
                 }
             }
             EngineEvent::SearchResults { req, query, hits } => {
@@ -293,11 +298,16 @@ impl App {
                     self.evidence.follow = true;
                 }
             }
-            EngineEvent::Message { req, message } => {
+            EngineEvent::Message {
+                req,
+                message,
+                attachments,
+            } => {
                 self.in_flight.remove(&req);
                 if self.evidence.pending == Some(req) {
                     self.evidence.pending = None;
                     self.evidence.message = Some(*message);
+                    self.evidence.attachments = attachments;
                     self.evidence.follow = true;
                 }
             }
@@ -308,6 +318,7 @@ impl App {
             EngineEvent::Progress(Progress::Idle { summary }) => {
                 self.status.busy = false;
                 self.status.progress = None;
+                self.refresh_reader_attachments();
                 if !summary.is_empty() {
                     self.status.note(summary.clone());
                     self.status.last_summary = Some(summary);

@@ -7,8 +7,9 @@ use super::command::Pane;
 use super::keymap::{Keymap, Preset};
 use super::theme::Theme;
 use crate::answer::conversation::Conversation;
+use crate::attach::PdfStatus;
 use crate::engine::handle::{EngineEvent, EngineRequest, Progress};
-use crate::engine::{AskOutcome, Citation, IngestPhase};
+use crate::engine::{AskOutcome, AttachmentState, Citation, IngestPhase};
 use crate::mail::clean::segment_body;
 use crate::mail::model::{AttachmentInfo, BodyFormat, Mailbox, MessageKey, ThreadId};
 use crate::query::people::AddressBook;
@@ -193,6 +194,7 @@ fn answered(app: &mut App) -> StoredMessage {
     app.handle(AppEvent::Engine(EngineEvent::Message {
         req: open,
         message: Box::new(msg.clone()),
+        attachments: Vec::new(),
     }));
     msg
 }
@@ -383,10 +385,21 @@ fn reader_folds_quotes_and_signatures_and_lists_attachments() {
         1_709_546_400,
         "Thanks, noted.\n",
     );
+    let encrypted = AttachmentState {
+        index: 0,
+        name: "quote.pdf".into(),
+        mime_type: "application/pdf".into(),
+        size: 20_000,
+        status: PdfStatus::Encrypted.label().into(),
+        message: PdfStatus::Encrypted.to_string(),
+        extract: None,
+    };
+    let attachments = [(m1.key, vec![encrypted])].into_iter().collect();
     app.handle(AppEvent::Engine(EngineEvent::ThreadMessages {
         req,
         id: ThreadId::of_root(&key(1)),
         messages: vec![m1, m2],
+        attachments,
     }));
     let screen = text(&draw(&mut app, 120, 40));
     assert!(
@@ -402,11 +415,98 @@ fn reader_folds_quotes_and_signatures_and_lists_attachments() {
         screen.contains("@ quote.pdf (application/pdf, 20 KB)"),
         "{screen}"
     );
+    assert!(
+        screen.contains("This PDF is password-protected"),
+        "the reader shows why an attachment's text is out of reach: {screen}"
+    );
     assert!(screen.contains("Thanks, noted."), "{screen}");
     app.run(super::command::Command::ToggleQuoted);
     let screen = text(&draw(&mut app, 120, 40));
     assert!(screen.contains("> It drips."), "{screen}");
     assert!(screen.contains("quotes shown (z)"), "{screen}");
+}
+
+#[test]
+fn reader_rereads_a_thread_whose_attachments_were_waiting_once_work_is_done() {
+    let mut app = app(Theme::plain());
+    app.run(super::command::Command::Open);
+    let req = app.reader.as_ref().expect("reader opens").req;
+    let mut m1 = message(1, "Dana Whitfield", "Roof leak", 1_709_542_800, BODY);
+    m1.attachments.push(AttachmentInfo {
+        index: 0,
+        name: Some("quote.pdf".into()),
+        mime_type: "application/pdf".into(),
+        size: 20_000,
+    });
+    let m2 = message(
+        2,
+        "Phillip Allen",
+        "Re: Roof leak",
+        1_709_546_400,
+        "Noted.\n",
+    );
+    let state = |status: &str, message: &str| AttachmentState {
+        index: 0,
+        name: "quote.pdf".into(),
+        mime_type: "application/pdf".into(),
+        size: 20_000,
+        status: status.into(),
+        message: message.into(),
+        extract: None,
+    };
+    let thread = ThreadId::of_root(&key(1));
+    app.handle(AppEvent::Engine(EngineEvent::ThreadMessages {
+        req,
+        id: thread,
+        messages: vec![m1.clone(), m2.clone()],
+        attachments: [(m1.key, vec![state("pending", "Text not read yet.")])]
+            .into_iter()
+            .collect(),
+    }));
+    app.run(super::command::Command::Down);
+    let _ = app.take_requests();
+    app.handle(AppEvent::Engine(EngineEvent::Progress(Progress::Idle {
+        summary: String::new(),
+    })));
+    let again = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Thread { req, id } if id == thread => Some(req),
+            _ => None,
+        })
+        .expect("finished background work rereads a thread with pending attachments");
+    app.handle(AppEvent::Engine(EngineEvent::ThreadMessages {
+        req: again,
+        id: thread,
+        messages: vec![m1.clone(), m2],
+        attachments: [(
+            m1.key,
+            vec![state("ok", "Text extracted from all 3 pages.")],
+        )]
+        .into_iter()
+        .collect(),
+    }));
+    let reader = app.reader.as_ref().expect("reader stays open");
+    assert_eq!(
+        reader.current, 1,
+        "the view stays on the message the user was on"
+    );
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("Text extracted from all 3 pages."),
+        "{screen}"
+    );
+    let _ = app.take_requests();
+    app.handle(AppEvent::Engine(EngineEvent::Progress(Progress::Idle {
+        summary: String::new(),
+    })));
+    assert!(
+        !app.take_requests()
+            .iter()
+            .any(|r| matches!(r, EngineRequest::Thread { .. })),
+        "nothing left to wait for, nothing reread"
+    );
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! for a viewer.
 
 use super::{EngineEvent, Progress, Shared, PROGRESS_EVERY, THREAD_BATCH};
+use crate::engine::{attachment_states, AttachmentStates};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::store::{Store, StoredMessage, ThreadSummary};
 use std::path::PathBuf;
@@ -147,21 +148,26 @@ pub fn sort_threads(threads: &mut [ThreadSummary]) {
     threads.sort_by(|a, b| b.latest_date.cmp(&a.latest_date).then(a.id.cmp(&b.id)));
 }
 
+/// A thread's messages by date, with the state of their attachments.
 pub(super) fn thread_messages(
     store: &Store,
     id: &ThreadId,
-) -> crate::engine::Result<Vec<StoredMessage>> {
+) -> crate::engine::Result<(Vec<StoredMessage>, AttachmentStates)> {
+    let mut states = AttachmentStates::new();
     let Some(summary) = store.thread(id)? else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), states));
     };
     let mut messages = Vec::with_capacity(summary.messages.len());
     for key in &summary.messages {
         if let Some(m) = store.message(key)? {
+            if !m.attachments.is_empty() {
+                states.insert(m.key, attachment_states(store, &m)?);
+            }
             messages.push(m);
         }
     }
     messages.sort_by_key(|m| m.date);
-    Ok(messages)
+    Ok((messages, states))
 }
 
 /// Writes the named attachment of a message under the data dir's `open/` folder.

@@ -4,7 +4,7 @@
 
 use super::reader::{message_runs, page_step, scroll_to, scrolled, HIGHLIGHT_TAG};
 use crate::engine::handle::RequestId;
-use crate::engine::{AttachmentPage, Citation};
+use crate::engine::{AttachmentPage, AttachmentState, Citation};
 use crate::store::StoredMessage;
 use crate::tui::theme::Theme;
 use crate::tui::wrap::{wrap, Run, Wrapped};
@@ -18,6 +18,8 @@ pub struct EvidenceState {
     pub selected: usize,
     /// The message of the selected citation, once loaded.
     pub message: Option<StoredMessage>,
+    /// How far that message's attachments have been read.
+    pub attachments: Vec<AttachmentState>,
     /// The attachment page of the selected citation, once loaded (page citations).
     pub page: Option<AttachmentPage>,
     /// The open request for it.
@@ -144,7 +146,7 @@ pub fn render(
         (Some(msg), None) if msg.key.to_hex() == c.key => {
             let span = quote_span(msg, c);
             view.extend(wrap(
-                &message_runs(msg, Some(span), true, theme),
+                &message_runs(msg, &state.attachments, Some(span), true, theme),
                 bottom.width,
             ));
         }

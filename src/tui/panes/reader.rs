@@ -3,6 +3,7 @@
 //! pane shows a cited message with the same code.
 
 use crate::engine::handle::RequestId;
+use crate::engine::{AttachmentState, AttachmentStates};
 use crate::mail::clean::SegmentKind;
 use crate::mail::model::{display_list, MessageKey, ThreadId};
 use crate::store::StoredMessage;
@@ -33,6 +34,8 @@ pub struct ReaderState {
     pub subject: String,
     pub req: RequestId,
     pub messages: Vec<StoredMessage>,
+    /// How far each message's attachments have been read.
+    pub attachments: AttachmentStates,
     pub loading: bool,
     /// The message the view is on.
     pub current: usize,
@@ -53,6 +56,7 @@ impl ReaderState {
             subject,
             req,
             messages: Vec::new(),
+            attachments: AttachmentStates::new(),
             loading: true,
             current: 0,
             scroll: 0,
@@ -65,8 +69,12 @@ impl ReaderState {
     }
 
     /// The thread's messages arrived: go to the highlighted one, else the first unread.
-    pub fn loaded(&mut self, messages: Vec<StoredMessage>) {
+    pub fn loaded(&mut self, messages: Vec<StoredMessage>, attachments: AttachmentStates) {
+        if !self.loading {
+            return self.refreshed(messages, attachments);
+        }
         self.messages = messages;
+        self.attachments = attachments;
         self.loading = false;
         self.current = match self.highlight {
             Some(h) => self.messages.iter().position(|m| m.key == h.key),
@@ -74,6 +82,26 @@ impl ReaderState {
         }
         .unwrap_or(0);
         self.follow = true;
+    }
+
+    /// The thread was read again (background work changed it): keep the view where
+    /// the user left it.
+    fn refreshed(&mut self, messages: Vec<StoredMessage>, attachments: AttachmentStates) {
+        let current = self.messages.get(self.current).map(|m| m.key);
+        self.messages = messages;
+        self.attachments = attachments;
+        self.current = current
+            .and_then(|k| self.messages.iter().position(|m| m.key == k))
+            .unwrap_or(0)
+            .min(self.messages.len().saturating_sub(1));
+    }
+
+    /// Some attachment's text is still to be read by background work.
+    pub fn awaits_attachments(&self) -> bool {
+        self.attachments
+            .values()
+            .flatten()
+            .any(|a| a.status == "pending")
     }
 
     pub fn scroll_by(&mut self, delta: isize) {
@@ -97,6 +125,7 @@ impl ReaderState {
 /// The runs of one message: a header, its body by segment, its attachments.
 pub fn message_runs(
     msg: &StoredMessage,
+    attachments: &[AttachmentState],
     highlight: Option<(usize, usize)>,
     fold: bool,
     theme: &Theme,
@@ -156,8 +185,24 @@ pub fn message_runs(
             ),
             theme.key,
         ));
+        if let Some(state) = attachments.iter().find(|s| s.index == a.index) {
+            runs.push(Run::new(
+                format!("  {}\n", state.message),
+                attachment_style(&state.status, theme),
+            ));
+        }
     }
     runs
+}
+
+/// Read text is plain, work still to do is dim, and anything that keeps the text
+/// out of reach (encrypted, corrupt, too large, no text layer) stands out.
+fn attachment_style(status: &str, theme: &Theme) -> ratatui::style::Style {
+    match status {
+        "ok" => theme.text,
+        "pending" | "no_text_view" => theme.dim,
+        _ => theme.error,
+    }
 }
 
 /// A scroll offset moved by `delta` lines, kept within a view of `height` lines over
@@ -209,7 +254,12 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme,
             theme.key,
             MESSAGE_TAG + i as u32,
         )];
-        runs.extend(message_runs(msg, hl, state.fold, theme));
+        let attachments = state
+            .attachments
+            .get(&msg.key)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        runs.extend(message_runs(msg, attachments, hl, state.fold, theme));
         all.extend(wrap(&runs, inner.width));
         all.push_line(Line::from(Span::styled(
             "─".repeat(usize::from(inner.width)),
