@@ -16,7 +16,8 @@ use quoth::attach::{
     attachment_text_with, extract_pdf, AttachmentText, OcrEngine, PageSource, PdfLimits, PdfStatus,
 };
 use support::pdf_mail::{
-    attach_to_message, mime_parts, multi_page_pdf, scanned_page_pdf, self_painting_form_pdf,
+    attach_to_message, flate_bomb_pdf, mime_parts, multi_page_pdf, scanned_page_pdf,
+    self_painting_form_pdf,
 };
 
 fn sample(rel: &str) -> Option<Vec<u8>> {
@@ -228,6 +229,46 @@ fn self_painting_drawing_fails_its_page_only() {
         }
     );
     assert!(out.pages[1].text.contains("Second page survives"));
+}
+
+#[test]
+fn a_decompression_bomb_fails_its_page_within_the_stream_cap() {
+    // 512 MB of drawing instructions in about half a megabyte of file.
+    let pdf = flate_bomb_pdf(512 << 20, "The second page is read as usual");
+    assert!(pdf.len() < 2 << 20, "{} bytes", pdf.len());
+    let limits = PdfLimits {
+        max_stream_bytes: 16 << 20,
+        ..no_ocr()
+    };
+    let out = extract_pdf(&pdf, &limits);
+    assert_eq!(
+        out.status,
+        PdfStatus::Partial {
+            failed_pages: vec![1]
+        }
+    );
+    match &out.pages[0].source {
+        PageSource::Failed(reason) => {
+            assert!(reason.contains("decompress to more than 16 MB"), "{reason}")
+        }
+        other => panic!("page 1 should fail, got {other:?}"),
+    }
+    assert!(out.pages[1]
+        .text
+        .contains("The second page is read as usual"));
+
+    // Under the cap the same page is read (it is blank).
+    let roomy = PdfLimits {
+        max_stream_bytes: 1 << 30,
+        ..no_ocr()
+    };
+    let small = flate_bomb_pdf(1 << 20, "Second");
+    let out = extract_pdf(&small, &roomy);
+    assert!(
+        !matches!(out.pages[0].source, PageSource::Failed(_)),
+        "{:?}",
+        out.pages[0].source
+    );
 }
 
 #[test]

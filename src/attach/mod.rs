@@ -7,8 +7,9 @@
 //! never crash the reader, never hang it, and always tell the user plainly
 //! why text is missing.
 //!
-//! * [`pdf`] pulls the text layer out of PDFs page by page, under size, page
-//!   and time caps, and reports a per-attachment [`pdf::PdfStatus`].
+//! * [`pdf`] pulls the text layer out of PDFs page by page, under size, page,
+//!   time and decompression caps, and reports a per-attachment
+//!   [`pdf::PdfStatus`].
 //! * [`ocr`] reads pages that are only pictures (scans) with the external
 //!   `pdftoppm` and `tesseract` programs when they are installed.
 //! * [`page`] cleans page text and cuts it into chunks the way bodies are cut.
@@ -19,6 +20,7 @@ pub mod ocr;
 pub mod page;
 pub mod pdf;
 mod pdf_worker;
+mod stream_guard;
 pub mod text;
 mod xobject_guard;
 

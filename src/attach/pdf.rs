@@ -44,6 +44,11 @@ pub struct PdfLimits {
     /// Documents with more pages are refused; a preview of a huge report is
     /// rarely what the user wants and the work grows with every page.
     pub max_pages: u32,
+    /// The most one stream may decompress to. Text extraction inflates each
+    /// stream whole, in memory, so this bounds its memory beside `max_bytes`;
+    /// a stream over it (a decompression bomb) is dropped and the pages that
+    /// draw with it are reported as failed.
+    pub max_stream_bytes: u64,
     /// Wall-clock budget for the whole attachment, OCR included.
     pub timeout: Duration,
     /// OCR for pages without a text layer; `None` disables it.
@@ -51,11 +56,13 @@ pub struct PdfLimits {
 }
 
 impl Default for PdfLimits {
-    /// 50 MB, 2000 pages, 60 s, and OCR when the tools are installed.
+    /// 50 MB, 2000 pages, 32 MB per decompressed stream, 60 s, and OCR when
+    /// the tools are installed.
     fn default() -> Self {
         PdfLimits {
             max_bytes: 50 * 1024 * 1024,
             max_pages: 2000,
+            max_stream_bytes: 32 * 1024 * 1024,
             timeout: Duration::from_secs(60),
             ocr: OcrEngine::detect(),
         }
@@ -210,6 +217,7 @@ pub fn extract_pdf(bytes: &[u8], limits: &PdfLimits) -> PdfExtraction {
     let job = Job {
         bytes: bytes.to_vec(),
         max_pages: limits.max_pages,
+        max_stream_bytes: limits.max_stream_bytes,
         ocr: limits.ocr.clone(),
         cancel: Arc::clone(&cancel),
         tx,

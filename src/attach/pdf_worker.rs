@@ -16,6 +16,7 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
 
 use crate::attach::ocr::OcrEngine;
 use crate::attach::pdf::{looks_truncated, PageSource, PageText, PdfStatus};
+use crate::attach::stream_guard::{defuse_streams, page_was_defused};
 use crate::attach::xobject_guard::FormLoopGuard;
 
 /// Deeply nested but legitimate drawings recurse in `pdf-extract`; a roomy
@@ -34,6 +35,7 @@ pub(crate) enum Event {
 pub(crate) struct Job {
     pub(crate) bytes: Vec<u8>,
     pub(crate) max_pages: u32,
+    pub(crate) max_stream_bytes: u64,
     pub(crate) ocr: Option<OcrEngine>,
     pub(crate) cancel: Arc<AtomicBool>,
     pub(crate) tx: Sender<Event>,
@@ -48,7 +50,7 @@ impl Job {
     }
 
     fn extract(&self) {
-        let doc = match catch_quiet(|| Document::load_mem(&self.bytes)) {
+        let mut doc = match catch_quiet(|| Document::load_mem(&self.bytes)) {
             Ok(Ok(doc)) => doc,
             Ok(Err(e)) => return self.fatal(load_failure(&self.bytes, e.to_string())),
             Err(panic) => return self.fatal(load_failure(&self.bytes, panic)),
@@ -68,6 +70,10 @@ impl Job {
             });
         }
         let _ = self.tx.send(Event::PageCount(count));
+        let oversized = match catch_quiet(|| defuse_streams(&mut doc, self.max_stream_bytes)) {
+            Ok(ids) => ids,
+            Err(panic) => return self.fatal(load_failure(&self.bytes, panic)),
+        };
 
         let mut guard = FormLoopGuard::new(&doc);
         // Pages without a text layer, and pages pdf-extract cannot read
@@ -76,6 +82,21 @@ impl Job {
         for (&number, &page_id) in &page_ids {
             if self.cancel.load(Ordering::Relaxed) {
                 return;
+            }
+            if page_was_defused(&doc, page_id, &oversized) {
+                // Rendering the page for OCR would inflate the same stream.
+                let page = PageText {
+                    number,
+                    text: String::new(),
+                    source: PageSource::Failed(format!(
+                        "its drawing instructions decompress to more than {} MB",
+                        self.max_stream_bytes >> 20
+                    )),
+                };
+                if self.tx.send(Event::Page(page)).is_err() {
+                    return;
+                }
+                continue;
             }
             let source_text = if guard.page_has_loop(page_id) {
                 Err("drawing objects on this page refer to each other in a loop".to_string())

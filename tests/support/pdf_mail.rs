@@ -187,6 +187,40 @@ fn png_idat(png: &[u8]) -> Option<(u32, u32, u8, Vec<u8>)> {
     (width > 0 && !idat.is_empty()).then_some((width, height, colors, idat))
 }
 
+/// A decompression bomb: page 1's drawing instructions are `inflated` bytes
+/// of spaces packed with Flate into about a thousandth of that, and page 2 is
+/// an ordinary page showing `text`.
+pub fn flate_bomb_pdf(inflated: usize, text: &str) -> Vec<u8> {
+    use flate2::write::ZlibEncoder;
+    use flate2::Compression;
+    use std::io::Write;
+    let mut packed = ZlibEncoder::new(Vec::new(), Compression::best());
+    let block = vec![b' '; 1 << 16];
+    let mut left = inflated;
+    while left > 0 {
+        let n = left.min(block.len());
+        packed.write_all(&block[..n]).expect("writes to memory");
+        left -= n;
+    }
+    let packed = packed.finish().expect("writes to memory");
+
+    let mut w = PdfWriter::new();
+    w.object(b"<< /Type /Catalog /Pages 2 0 R >>");
+    w.object(b"<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>");
+    w.object(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>");
+    w.stream("/Filter /FlateDecode", &packed);
+    w.object(
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] \
+          /Resources << /Font << /F1 7 0 R >> >> /Contents 6 0 R >>",
+    );
+    let mut content = b"BT\n/F1 12 Tf\n72 720 Td\n".to_vec();
+    content.extend_from_slice(&pdf_string(text));
+    content.extend_from_slice(b" Tj\nET");
+    w.stream("", &content);
+    w.object(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>");
+    w.finish(1)
+}
+
 /// A page whose form XObject paints itself, which would recurse forever in
 /// a naive renderer, followed by an ordinary page.
 pub fn self_painting_form_pdf() -> Vec<u8> {
