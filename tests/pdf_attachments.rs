@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use mail_parser::MimeHeaders;
 
 use common::shared;
+use quoth::attach::poppler_text::PdfToText;
 use quoth::attach::{
     attachment_text_with, extract_pdf, AttachmentText, OcrEngine, PageSource, PdfLimits, PdfStatus,
 };
@@ -406,4 +407,66 @@ fn damaged_pdfs_never_crash() {
             assert!(out.pages.len() as u32 <= out.page_count.max(1));
         }
     }
+}
+
+#[test]
+fn every_shared_sample_gets_a_status_and_poppler_reads_broken_tables() {
+    let Some(dir) = shared("data/fixtures/pdf-samples") else {
+        return;
+    };
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("list samples")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .flat_map(|e| {
+            std::fs::read_dir(e.path())
+                .expect("list sample")
+                .filter_map(Result::ok)
+        })
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pdf"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 26, "{} samples", files.len());
+    let fallback = PdfToText::detect();
+    let mut rescued = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).expect("read sample");
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let alone = extract_pdf(
+            &bytes,
+            &PdfLimits {
+                fallback: None,
+                ..no_ocr()
+            },
+        );
+        let with = extract_pdf(&bytes, &no_ocr());
+        println!(
+            "{name}: {} alone, {} with poppler",
+            alone.status.label(),
+            with.status.label()
+        );
+        if matches!(alone.status, PdfStatus::Corrupt(_)) && fallback.is_some() {
+            assert!(
+                !matches!(with.status, PdfStatus::Corrupt(_)),
+                "{name}: poppler should read what lopdf cannot"
+            );
+            // A rescued document has pages; those without a text layer are
+            // left to OCR like any scan.
+            assert!(with.page_count > 0, "{name}");
+            assert!(
+                with.status == PdfStatus::Ok || matches!(with.status, PdfStatus::NeedsOcr { .. }),
+                "{name}: {:?}",
+                with.status
+            );
+            rescued.push(name);
+        } else {
+            assert_eq!(with.status, alone.status, "{name}");
+        }
+    }
+    println!("read by poppler: {rescued:?}");
 }

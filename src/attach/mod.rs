@@ -10,6 +10,8 @@
 //! * [`pdf`] pulls the text layer out of PDFs page by page, under size, page,
 //!   time and decompression caps, and reports a per-attachment
 //!   [`pdf::PdfStatus`].
+//! * [`poppler_text`] reads documents `lopdf` cannot parse (a broken
+//!   cross-reference table) with poppler's `pdftotext` when it is installed.
 //! * [`ocr`] reads pages that are only pictures (scans) with the external
 //!   `pdftoppm` and `tesseract` programs when they are installed.
 //! * [`page`] cleans page text and cuts it into chunks the way bodies are cut.
@@ -20,6 +22,7 @@ pub mod ocr;
 pub mod page;
 pub mod pdf;
 mod pdf_worker;
+pub mod poppler_text;
 mod stream_guard;
 pub mod text;
 mod xobject_guard;

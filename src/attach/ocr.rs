@@ -134,57 +134,67 @@ impl OcrSession<'_> {
         text
     }
 
-    /// Runs a program with stdout and stderr in files, so that nothing
-    /// reaches the terminal and no pipe can fill up and stall it.
     fn run(
         &self,
         tool: &'static str,
-        mut cmd: Command,
+        cmd: Command,
         cancel: &AtomicBool,
     ) -> Result<String, OcrError> {
-        let out_path = self.dir.path().join(format!("{tool}.out"));
-        let err_path = self.dir.path().join(format!("{tool}.err"));
-        cmd.stdin(Stdio::null())
-            .stdout(File::create(&out_path)?)
-            .stderr(File::create(&err_path)?);
-        let mut child = cmd
-            .spawn()
-            .map_err(|source| OcrError::Spawn { tool, source })?;
-        let limit = self.engine.page_timeout;
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait()? {
-                break status;
-            }
-            let cancelled = cancel.load(Ordering::Relaxed);
-            if cancelled || started.elapsed() > limit {
-                // The child may exit on its own in between; either way it
-                // must be reaped, and its outcome no longer matters.
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(if cancelled {
-                    OcrError::Cancelled
-                } else {
-                    OcrError::Timeout { tool, limit }
-                });
-            }
-            thread::sleep(Duration::from_millis(10));
-        };
-        if !status.success() {
-            let stderr = fs::read(&err_path).unwrap_or_default();
-            let stderr = String::from_utf8_lossy(&stderr).trim().to_string();
-            return Err(OcrError::Tool {
-                tool,
-                status,
-                stderr,
-            });
-        }
-        let out = fs::read(&out_path)?;
-        Ok(String::from_utf8_lossy(&out).into_owned())
+        run_tool(self.dir.path(), tool, cmd, cancel, self.engine.page_timeout)
     }
 }
 
-fn find_on_path(program: &str) -> Option<PathBuf> {
+/// Runs a program with stdout and stderr in files under `dir`, so that nothing
+/// reaches the terminal and no pipe can fill up and stall it. Setting `cancel`
+/// or passing `limit` kills it.
+pub(crate) fn run_tool(
+    dir: &Path,
+    tool: &'static str,
+    mut cmd: Command,
+    cancel: &AtomicBool,
+    limit: Duration,
+) -> Result<String, OcrError> {
+    let out_path = dir.join(format!("{tool}.out"));
+    let err_path = dir.join(format!("{tool}.err"));
+    cmd.stdin(Stdio::null())
+        .stdout(File::create(&out_path)?)
+        .stderr(File::create(&err_path)?);
+    let mut child = cmd
+        .spawn()
+        .map_err(|source| OcrError::Spawn { tool, source })?;
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        let cancelled = cancel.load(Ordering::Relaxed);
+        if cancelled || started.elapsed() > limit {
+            // The child may exit on its own in between; either way it
+            // must be reaped, and its outcome no longer matters.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(if cancelled {
+                OcrError::Cancelled
+            } else {
+                OcrError::Timeout { tool, limit }
+            });
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    if !status.success() {
+        let stderr = fs::read(&err_path).unwrap_or_default();
+        let stderr = String::from_utf8_lossy(&stderr).trim().to_string();
+        return Err(OcrError::Tool {
+            tool,
+            status,
+            stderr,
+        });
+    }
+    let out = fs::read(&out_path)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+pub(crate) fn find_on_path(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(program))
@@ -204,10 +214,10 @@ fn is_executable(path: &Path) -> bool {
 
 /// A directory only this user can read, because it holds a copy of a
 /// private attachment.
-struct TempDir(PathBuf);
+pub(crate) struct TempDir(PathBuf);
 
 impl TempDir {
-    fn new() -> io::Result<TempDir> {
+    pub(crate) fn new() -> io::Result<TempDir> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -228,7 +238,7 @@ impl TempDir {
         ))
     }
 
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.0
     }
 }

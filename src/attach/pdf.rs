@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 use crate::attach::ocr::OcrEngine;
 pub use crate::attach::pdf_worker::install_quiet_panic_hook;
 use crate::attach::pdf_worker::{Event, Job, WORKER_STACK};
+use crate::attach::poppler_text::PdfToText;
 
 /// Caps that keep one hostile or oversized attachment from stalling the reader.
 #[derive(Debug, Clone)]
@@ -53,11 +54,14 @@ pub struct PdfLimits {
     pub timeout: Duration,
     /// OCR for pages without a text layer; `None` disables it.
     pub ocr: Option<OcrEngine>,
+    /// The reader for documents `lopdf` cannot parse; `None` reports them as
+    /// corrupt.
+    pub fallback: Option<PdfToText>,
 }
 
 impl Default for PdfLimits {
-    /// 50 MB, 2000 pages, 32 MB per decompressed stream, 60 s, and OCR when
-    /// the tools are installed.
+    /// 50 MB, 2000 pages, 32 MB per decompressed stream, 60 s, and OCR and
+    /// poppler's reader when the tools are installed.
     fn default() -> Self {
         PdfLimits {
             max_bytes: 50 * 1024 * 1024,
@@ -65,6 +69,7 @@ impl Default for PdfLimits {
             max_stream_bytes: 32 * 1024 * 1024,
             timeout: Duration::from_secs(60),
             ocr: OcrEngine::detect(),
+            fallback: PdfToText::detect(),
         }
     }
 }
@@ -219,6 +224,7 @@ pub fn extract_pdf(bytes: &[u8], limits: &PdfLimits) -> PdfExtraction {
         max_pages: limits.max_pages,
         max_stream_bytes: limits.max_stream_bytes,
         ocr: limits.ocr.clone(),
+        fallback: limits.fallback.clone(),
         cancel: Arc::clone(&cancel),
         tx,
     };

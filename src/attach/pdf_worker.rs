@@ -16,6 +16,7 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
 
 use crate::attach::ocr::OcrEngine;
 use crate::attach::pdf::{looks_truncated, PageSource, PageText, PdfStatus};
+use crate::attach::poppler_text::PdfToText;
 use crate::attach::stream_guard::{defuse_streams, page_was_defused};
 use crate::attach::xobject_guard::FormLoopGuard;
 
@@ -37,6 +38,7 @@ pub(crate) struct Job {
     pub(crate) max_pages: u32,
     pub(crate) max_stream_bytes: u64,
     pub(crate) ocr: Option<OcrEngine>,
+    pub(crate) fallback: Option<PdfToText>,
     pub(crate) cancel: Arc<AtomicBool>,
     pub(crate) tx: Sender<Event>,
 }
@@ -52,8 +54,8 @@ impl Job {
     fn extract(&self) {
         let mut doc = match catch_quiet(|| Document::load_mem(&self.bytes)) {
             Ok(Ok(doc)) => doc,
-            Ok(Err(e)) => return self.fatal(load_failure(&self.bytes, e.to_string())),
-            Err(panic) => return self.fatal(load_failure(&self.bytes, panic)),
+            Ok(Err(e)) => return self.fatal_or_fallback(load_failure(&self.bytes, e.to_string())),
+            Err(panic) => return self.fatal_or_fallback(load_failure(&self.bytes, panic)),
         };
         // lopdf already tried the empty user password while loading, which
         // opens documents that only restrict printing or copying; a document
@@ -124,6 +126,51 @@ impl Job {
                         text: String::new(),
                         source: PageSource::Failed(reason),
                     }
+                }
+            };
+            if self.tx.send(Event::Page(page)).is_err() {
+                return;
+            }
+        }
+        if let Some(engine) = &self.ocr {
+            if !for_ocr.is_empty() {
+                self.ocr_pages(engine, &for_ocr);
+            }
+        }
+    }
+
+    /// A document `lopdf` cannot load as corrupt may still be readable by
+    /// poppler, which rebuilds a broken cross-reference table.
+    fn fatal_or_fallback(&self, status: PdfStatus) {
+        let (PdfStatus::Corrupt(_), Some(reader)) = (&status, &self.fallback) else {
+            return self.fatal(status);
+        };
+        let texts = match reader.pages(&self.bytes, &self.cancel) {
+            Ok(texts) if !texts.is_empty() => texts,
+            _ => return self.fatal(status),
+        };
+        let count = u32::try_from(texts.len()).unwrap_or(u32::MAX);
+        if count > self.max_pages {
+            return self.fatal(PdfStatus::TooManyPages {
+                pages: count,
+                limit: self.max_pages,
+            });
+        }
+        let _ = self.tx.send(Event::PageCount(count));
+        let mut for_ocr = Vec::new();
+        for (number, text) in (1..).zip(&texts) {
+            let page = if text.trim().is_empty() {
+                for_ocr.push((number, None));
+                PageText {
+                    number,
+                    text: String::new(),
+                    source: PageSource::NoTextLayer,
+                }
+            } else {
+                PageText {
+                    number,
+                    text: tidy(text),
+                    source: PageSource::TextLayer,
                 }
             };
             if self.tx.send(Event::Page(page)).is_err() {
