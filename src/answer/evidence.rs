@@ -19,6 +19,10 @@ pub struct EvidenceItem {
     #[serde(default)]
     pub recipients: String,
     pub subject: String,
+    /// What the message replies to or forwards (its quoted history), shortened:
+    /// it tells what the message is about, and is never quoted.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub context: String,
     /// The exact authored text, and where it lies in the decoded body (or page text).
     pub cite_text: String,
     pub start: u32,
@@ -94,6 +98,7 @@ pub(crate) fn item(text: &str, from: &str) -> EvidenceItem {
         from: from.to_string(),
         recipients: String::new(),
         subject: "Test".to_string(),
+        context: String::new(),
         cite_text: text.to_string(),
         start: 0,
         end: text.len() as u32,

@@ -185,8 +185,8 @@ impl ExtractiveAnswerer {
                 .entry(item.key.as_str())
                 .or_default()
                 .extend(stem_set(&format!(
-                    "{} {} {} {}",
-                    item.subject, item.from, item.recipients, item.cite_text
+                    "{} {} {} {} {}",
+                    item.subject, item.from, item.recipients, item.context, item.cite_text
                 )));
         }
         // Dates and amounts are checked by type; the focus is for the other questions.

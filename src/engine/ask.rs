@@ -13,6 +13,7 @@ use crate::answer::extract::{idf_weights, ExtractiveAnswerer};
 use crate::answer::terms::content_words;
 use crate::answer::validate::validate;
 use crate::answer::{AnswerError, AnswerRequest, Answerer, Draft};
+use crate::mail::clean::SegmentKind;
 use crate::mail::model::MessageKey;
 use crate::query::plan::Plan;
 use serde::Serialize;
@@ -202,7 +203,20 @@ impl Engine {
                 .collect(),
         };
         let weights = {
-            let terms = content_words(&resolved.standalone);
+            // Words that only scope the search (a folder's name, a date) are not
+            // things the answer must mention.
+            let mut scope: Vec<String> = Vec::new();
+            if let Some(f) = &plan.folder {
+                scope.extend(content_words(&f.folder));
+                scope.push("folder".into());
+            }
+            if let Some(d) = &plan.date {
+                scope.extend(content_words(&d.phrase));
+            }
+            let terms: Vec<String> = content_words(&resolved.standalone)
+                .into_iter()
+                .filter(|w| !scope.contains(w))
+                .collect();
             let docs = self.lexical.doc_count().max(1);
             idf_weights(&terms, |t| self.lexical.body_doc_freq(t), docs)
         };
@@ -374,9 +388,9 @@ impl Engine {
             let Some(key) = MessageKey::from_hex(&hit.hit.key) else {
                 continue;
             };
-            let recipients = self
-                .store
-                .message(&key)?
+            let message = self.store.message(&key)?;
+            let recipients = message
+                .as_ref()
                 .map(|m| {
                     format!(
                         "{} {}",
@@ -385,6 +399,7 @@ impl Engine {
                     )
                 })
                 .unwrap_or_default();
+            let context = message.as_ref().map(quoted_context).unwrap_or_default();
             let item = |cite_text: String, start: u32, end: u32, at: Place| EvidenceItem {
                 n: 0,
                 key: hit.hit.key.clone(),
@@ -394,6 +409,7 @@ impl Engine {
                 from: hit.hit.from.clone(),
                 recipients: recipients.clone(),
                 subject: hit.hit.subject.clone(),
+                context: context.clone(),
                 cite_text,
                 start,
                 end,
@@ -429,6 +445,30 @@ impl Engine {
         items.extend(extra);
         Ok(EvidencePack::build(items, budget))
     }
+}
+
+/// The most of a message's quoted history kept as context for its passages.
+const CONTEXT_BYTES: usize = 2000;
+
+/// The start of what a message quotes or forwards: what it replies to, without the
+/// address lists of the quoted headers (Lotus Notes quotes list every recipient).
+fn quoted_context(msg: &crate::store::StoredMessage) -> String {
+    let mut out = String::new();
+    let quoted = msg
+        .segments
+        .iter()
+        .filter(|seg| matches!(seg.kind, SegmentKind::Quoted | SegmentKind::Forwarded));
+    for line in quoted.flat_map(|seg| msg.segment_text(seg).lines()) {
+        if line.contains('@') || line.trim().is_empty() {
+            continue;
+        }
+        if out.len() + line.len() > CONTEXT_BYTES {
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// An attachment's name and page, when a passage comes from one.

@@ -255,6 +255,30 @@ fn folder_of(lower: &str) -> Option<FolderMention> {
             phrase: p.to_string(),
             folder: f.to_string(),
         })
+        .or_else(|| named_folder(lower))
+}
+
+/// "in the family folder", "in Ken's elizabeth folder", "from my straw folder": the
+/// word before "folder", after a preposition a few words back. A folder that does not
+/// exist only narrows the first search; the wider one drops the filter.
+fn named_folder(lower: &str) -> Option<FolderMention> {
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let at = words.iter().position(|w| *w == "folder")?;
+    let name = *words.get(at.checked_sub(1)?)?;
+    if matches!(name, "the" | "my" | "a" | "this" | "that" | "same") || name.ends_with("'s") {
+        return None;
+    }
+    let lead = at.saturating_sub(5);
+    let from = (lead..at - 1)
+        .rev()
+        .find(|&i| matches!(words[i], "in" | "among" | "from" | "inside"))?;
+    Some(FolderMention {
+        phrase: words[from + 1..=at].join(" "),
+        folder: name.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -307,6 +331,21 @@ mod tests {
         assert!(plan
             .people_terms()
             .contains(&"phillip.allen@enron.com".to_string()));
+    }
+
+    #[test]
+    fn a_folder_named_before_the_word_folder_scopes_the_question() {
+        let folder = |q: &str| named_folder(&q.to_lowercase()).map(|f| (f.folder, f.phrase));
+        assert_eq!(
+            folder("In Ken Lay's family folder, what did Beau advise?"),
+            Some(("family".into(), "ken lay's family folder".into()))
+        );
+        assert_eq!(
+            folder("Among Liz's emails in the elizabeth folder, where is the dress?"),
+            Some(("elizabeth".into(), "the elizabeth folder".into()))
+        );
+        assert_eq!(folder("Did I file it in a folder?"), None);
+        assert_eq!(folder("Which folder did I put it in?"), None);
     }
 
     #[test]
