@@ -4,7 +4,7 @@
 //! a "who" a name; a sentence without it must earn its place on the words alone.
 
 use super::evidence::EvidenceItem;
-use super::features::{has_amount, has_date, has_name};
+use super::features::{asks_money, has_amount, has_date, has_money, has_name};
 use super::injection::is_injection;
 use super::sentences::sentences;
 use super::terms::{content_words, stem};
@@ -132,9 +132,12 @@ fn is_filler(s: &str) -> bool {
     words < 6 && starts.iter().any(|p| lower.starts_with(p))
 }
 
-fn type_match(qtype: QuestionType, sentence: &str) -> bool {
+/// Whether a sentence states what the question type asks for; `money` narrows a
+/// "how much" to sums of money ("how much did we pay").
+fn type_match(qtype: QuestionType, money: bool, sentence: &str) -> bool {
     match qtype {
         QuestionType::When => has_date(sentence),
+        QuestionType::HowMuch if money => has_money(sentence),
         QuestionType::HowMuch => has_amount(sentence),
         QuestionType::Who => has_name(sentence),
         QuestionType::Where => has_name(sentence),
@@ -194,6 +197,7 @@ impl ExtractiveAnswerer {
             QuestionType::When | QuestionType::HowMuch => Vec::new(),
             _ => focus_terms(request.question),
         };
+        let money = request.qtype == QuestionType::HowMuch && asks_money(request.question);
         let mut out = Vec::new();
         for (idx, item) in request.pack.items.iter().enumerate() {
             let Some(context) = message_context.get(item.key.as_str()) else {
@@ -215,7 +219,7 @@ impl ExtractiveAnswerer {
                 let own = stem_set(text);
                 let names_focus = focus.iter().any(|f| own.contains(f));
                 let cover = coverage(&terms, &own);
-                let has_type = type_match(request.qtype, text);
+                let has_type = type_match(request.qtype, money, text);
                 let type_bonus = match (request.qtype, has_type) {
                     (QuestionType::YesNo | QuestionType::What, _) => 0.0,
                     (_, true) => 0.25,

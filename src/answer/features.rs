@@ -87,6 +87,43 @@ pub fn has_amount(text: &str) -> bool {
     unit || figure || counted
 }
 
+/// Whether the text states a sum of money: a currency sign, or a figure with a
+/// currency word ("750 dollars", "2 million dollars").
+pub fn has_money(text: &str) -> bool {
+    if text.contains(['$', '€', '£']) {
+        return true;
+    }
+    let lower = text.to_lowercase();
+    let ws: Vec<&str> = words(&lower).collect();
+    ws.iter().enumerate().any(|(i, w)| {
+        MONEY_WORDS.contains(w)
+            && ws[..i]
+                .iter()
+                .rev()
+                .take(3)
+                .any(|p| p.chars().any(|c| c.is_ascii_digit()) || NUMBER_WORDS.contains(p))
+    })
+}
+
+const MONEY_WORDS: &[&str] = &[
+    "dollars", "dollar", "cents", "usd", "bucks", "euros", "pounds",
+];
+
+/// Question words that ask for a sum of money rather than a quantity.
+const MONEY_QUESTION_WORDS: &[&str] = &[
+    "pay", "paid", "paying", "cost", "costs", "price", "priced", "spend", "spent", "bid", "pledge",
+    "pledged", "fee", "fees", "owe", "owed", "charge", "charged", "worth", "salary", "fine",
+    "payoff", "rent", "sell", "sold", "buy", "bought", "offer", "offered", "invoice", "budget",
+    "money", "dollars",
+];
+
+/// Whether a "how much" question asks about money.
+pub fn asks_money(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    let asks = words(&lower).any(|w| MONEY_QUESTION_WORDS.contains(&w));
+    asks
+}
+
 const NUMBER_WORDS: &[&str] = &[
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
     "fifteen", "twenty", "thirty", "forty", "fifty", "hundred", "dozen", "half",
@@ -180,6 +217,16 @@ fn is_year(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn money_needs_a_currency_not_just_a_number() {
+        assert!(has_money("Ken will pledge $750.00 - $5 per mile."));
+        assert!(has_money("They offered 2 million dollars for it."));
+        assert!(!has_money("We are torn between two good locations."));
+        assert!(!has_money("The pipeline runs 1,250 miles."));
+        assert!(asks_money("How much did we pay for the lot in Kerrville?"));
+        assert!(!asks_money("How much gas flows through Opal a day?"));
+    }
 
     #[test]
     fn finds_dates_and_times() {
