@@ -120,6 +120,12 @@ fn is_filler(s: &str) -> bool {
     if words < 3 {
         return true;
     }
+    // A Lotus Notes header left in the text: "Kenneth Lay @ ENRON on 31/10/2000 13:48:05".
+    if let Some(at) = lower.find(" @ ") {
+        if lower[at..].contains(" on ") && lower[at..].chars().any(|c| c.is_ascii_digit()) {
+            return true;
+        }
+    }
     let starts = [
         "thanks",
         "thank you",
@@ -389,6 +395,14 @@ mod tests {
             Draft::Text(t) => assert!(!t.contains("BANANA"), "{t}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn notes_header_lines_are_not_answers() {
+        assert!(is_filler("Kenneth Lay @ ENRON on 31/10/2000 13:48:05"));
+        assert!(!is_filler(
+            "Send the plans to Kipp @ home on Monday evening please."
+        ));
     }
 
     #[test]
