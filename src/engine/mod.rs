@@ -43,7 +43,7 @@ pub use retrieve::{
 pub use search::SearchHit;
 pub use stats::Stats;
 pub use sync::{sync_account, AccountReport, FolderReport, SyncOptions, SyncReport};
-pub use watch::{SyncEvent, WatchOptions};
+pub use watch::{watch_accounts, AccountOutcome, SyncEvent, WatchCommand, WatchOptions};
 
 use crate::index::embed::{EmbedError, Embedder};
 use crate::index::lexical::{LexicalError, LexicalIndex};
