@@ -1,9 +1,11 @@
-//! End-to-end test of the real binary in a real terminal: tmux runs `quoth --maildir`
-//! on a copy of the demo mailbox, the test types into it with send-keys and reads the
-//! screen with capture-pane. Skips when tmux is missing, unless QUOTH_REQUIRE_SHARED
-//! is set (CI installs tmux): then it fails.
+//! End-to-end tests of the real binary in a real terminal: tmux runs `quoth --maildir`
+//! on a copy of the demo mailbox (or `quoth` with an IMAP account on a loopback
+//! Dovecot), the test types into it with send-keys and reads the screen with
+//! capture-pane. Skips when tmux (or Dovecot) is missing, unless QUOTH_REQUIRE_SHARED
+//! is set (CI installs them): then it fails.
 
 mod common;
+mod imap;
 
 use std::path::Path;
 use std::process::Command;
@@ -15,6 +17,30 @@ struct Tmux {
 }
 
 impl Tmux {
+    /// Starts `command` in a detached 120x40 session named `quoth`.
+    fn start(command: &str) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("quoth-test-{}-{}", std::process::id(), next_id()),
+        };
+        let started = tmux.cmd(&[
+            "new-session",
+            "-d",
+            "-s",
+            "quoth",
+            "-x",
+            "120",
+            "-y",
+            "40",
+            command,
+        ]);
+        assert!(
+            started.status.success(),
+            "tmux new-session: {}",
+            String::from_utf8_lossy(&started.stderr)
+        );
+        tmux
+    }
+
     fn cmd(&self, args: &[&str]) -> std::process::Output {
         Command::new("tmux")
             .arg("-L")
@@ -87,31 +113,18 @@ fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
     let mail = tmp.path().join("mail");
     copy_dir(&common::demo_mailbox(), &mail);
     let data = tmp.path().join("data");
-    let tmux = Tmux {
-        socket: format!("quoth-test-{}", std::process::id()),
-    };
+    // No IMAP account, whatever the user running the test has configured.
+    let no_accounts = tmp.path().join("no-accounts.toml");
+    std::fs::write(&no_accounts, "").expect("config");
     let command = format!(
-        "env QUOTH_DATA_DIR='{}' NO_COLOR=1 TERM=xterm-256color '{}' --maildir '{}'",
+        "env QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 TERM=xterm-256color '{}' \
+         --maildir '{}'",
         data.display(),
+        no_accounts.display(),
         env!("CARGO_BIN_EXE_quoth"),
         mail.display()
     );
-    let started = tmux.cmd(&[
-        "new-session",
-        "-d",
-        "-s",
-        "quoth",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &command,
-    ]);
-    assert!(
-        started.status.success(),
-        "tmux new-session: {}",
-        String::from_utf8_lossy(&started.stderr)
-    );
+    let tmux = Tmux::start(&command);
     // The thread list arrives as the background ingest finishes.
     tmux.wait_for("the thread list", 90, |s| {
         s.contains("Threads (") && s.contains("stock optio") && !s.contains("loading")
@@ -143,6 +156,10 @@ fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
         "the quote is on screen:\n{screen}"
     );
 
+    quit(&tmux);
+}
+
+fn quit(tmux: &Tmux) {
     tmux.send(&["q"]);
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
@@ -153,4 +170,85 @@ fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
         std::thread::sleep(Duration::from_millis(100));
     }
     panic!("quoth did not quit on q:\n{}", tmux.screen());
+}
+
+fn next_id() -> usize {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+}
+
+fn sighting(i: usize, animal: &str, day: u32) -> Vec<u8> {
+    format!(
+        "From: Tess Ter <tess@example.com>\r\nTo: alice@example.com\r\n\
+         Subject: {animal} {i}\r\nMessage-ID: <{animal}-{i}@example.com>\r\n\
+         Date: {day} Jan 2024 10:00:00 +0000\r\n\r\n\
+         A {animal} was seen near pen {i}.\r\n"
+    )
+    .into_bytes()
+}
+
+fn append(server: &imap::Dovecot, msg: &[u8]) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let mut s = server.session().await;
+        s.append("INBOX", None, msg).await.expect("append");
+        s.logout().await;
+    });
+}
+
+#[test]
+fn new_mail_appears_in_the_thread_pane_while_the_ui_is_open() {
+    if !common::program("tmux") {
+        return;
+    }
+    let Some(server) = imap::Dovecot::start() else {
+        return;
+    };
+    append(&server, &sighting(1, "zebra", 1));
+    append(&server, &sighting(2, "zebra", 2));
+    let config = server.write_config("zoo", imap::PASSWORD, server.port);
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // No store yet and an account configured: the UI opens the data dir, not the demo.
+    let command = format!(
+        "env QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 TERM=xterm-256color '{}'",
+        tmp.path().join("data").display(),
+        config.display(),
+        env!("CARGO_BIN_EXE_quoth"),
+    );
+    let tmux = Tmux::start(&command);
+    tmux.wait_for("the synced threads", 60, |s| {
+        s.contains("Threads (2)") && s.contains("zebra 2")
+    });
+    // Watching: the status popup lists the account's IDLE connection.
+    tmux.send(&["S"]);
+    tmux.wait_for("the IDLE connection", 30, |s| {
+        s.contains("IMAP zoo: watching INBOX")
+    });
+    tmux.send(&["Escape"]);
+
+    append(&server, &sighting(3, "okapi", 3));
+    let screen = tmux.wait_for("the new mail", 30, |s| {
+        s.contains("Threads (3)") && s.contains("okapi 3")
+    });
+    assert!(
+        screen.contains("new mail: 1 message in zoo/INBOX"),
+        "{screen}"
+    );
+    let row = |s: &str, what: &str| s.lines().position(|l| l.contains(what));
+    assert!(
+        row(&screen, "okapi 3") < row(&screen, "zebra 2"),
+        "the new thread is listed first:\n{screen}"
+    );
+
+    tmux.send(&["/"]);
+    tmux.type_text("okapi");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the new mail found", 30, |s| {
+        s.contains("found, Esc clears")
+    });
+    tmux.send(&["Escape"]);
+    quit(&tmux);
 }

@@ -49,6 +49,10 @@ pub struct Cli {
     /// Key bindings of the UI: vim or emacs (patched by keymap.toml in the config dir).
     #[arg(long, default_value = "vim", env = "QUOTH_KEYMAP")]
     pub keymap: quoth::tui::Preset,
+    /// The config file whose IMAP accounts the UI syncs and watches (default:
+    /// $XDG_CONFIG_HOME/quoth/config.toml).
+    #[arg(long, env = "QUOTH_CONFIG")]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -131,6 +135,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             maildir: cli.maildir,
             llm: cli.llm,
             keymap: cli.keymap,
+            config: cli.config,
         });
     };
     let data_dir = data_dir(cli.data_dir.clone())?;

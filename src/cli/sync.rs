@@ -62,8 +62,8 @@ fn watch(
     };
     // Runs until the process is stopped; the sender is kept so the loop never ends
     // on its own.
-    let (_stop_tx, stop) = tokio::sync::watch::channel(false);
-    engine.watch(accounts, &opts, stop, &mut |event| {
+    let (_commands, commands) = tokio::sync::mpsc::unbounded_channel();
+    engine.watch(accounts, &opts, commands, &mut |event| {
         if json {
             if let Ok(line) = serde_json::to_string(event) {
                 println!("{line}");

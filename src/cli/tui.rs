@@ -1,12 +1,15 @@
 //! `quoth` with no subcommand: the terminal UI. With `--maildir PATH` it opens that
 //! Maildir (ingested in the background into the data dir); without a mailbox it opens
-//! the demo mailbox, set up on first run the way `quoth demo` does.
+//! the data dir, or the demo mailbox, set up on first run the way `quoth demo` does,
+//! when there is neither mail there nor an IMAP account in the config file. The IMAP
+//! accounts of the config file are synced at start and watched (IDLE) while it runs.
 
 use anyhow::{Context, Result};
 use quoth::answer::extract::ExtractiveAnswerer;
 use quoth::answer::Answerer;
-use quoth::engine::handle::{EngineHandle, EngineRequest};
+use quoth::engine::handle::{EngineHandle, EngineRequest, HandleOptions};
 use quoth::engine::{Engine, LlmAnswerer, LlmConfig};
+use quoth::source::imap::{config, load_accounts, AccountConfig};
 use quoth::tui::terminal::TerminalGuard;
 use quoth::tui::{self, App, AppOptions, EngineLink, Keymap, LoopOptions, Preset, Theme};
 use std::path::{Path, PathBuf};
@@ -18,6 +21,8 @@ pub struct TuiArgs {
     pub maildir: Option<PathBuf>,
     pub llm: bool,
     pub keymap: Preset,
+    /// `--config` or QUOTH_CONFIG, when given.
+    pub config: Option<PathBuf>,
 }
 
 /// Where the store lives and what to ingest first.
@@ -28,8 +33,9 @@ pub struct Plan {
 }
 
 /// Decides the data dir: a given Maildir goes into the given (or default) data dir; a
-/// data dir that already holds mail is opened as it is; otherwise the demo mailbox.
-pub fn plan(args: &TuiArgs) -> Result<Plan> {
+/// data dir that already holds mail, or will receive it from IMAP accounts, is opened
+/// as it is; otherwise the demo mailbox.
+pub fn plan(args: &TuiArgs, has_accounts: bool) -> Result<Plan> {
     if let Some(maildir) = &args.maildir {
         anyhow::ensure!(maildir.is_dir(), "no Maildir at {}", maildir.display());
         return Ok(Plan {
@@ -39,7 +45,7 @@ pub fn plan(args: &TuiArgs) -> Result<Plan> {
         });
     }
     let default = super::data_dir(args.data_dir.clone())?;
-    if default.join("store").is_dir() {
+    if default.join("store").is_dir() || has_accounts {
         return Ok(Plan {
             data_dir: default,
             ingest: None,
@@ -75,8 +81,24 @@ pub fn keymap(preset: Preset) -> Result<Keymap> {
     Ok(Keymap::load(preset, user.as_deref())?)
 }
 
+/// The IMAP accounts of the config file. A missing file means none; a file that
+/// cannot be read is reported in the UI, which goes on with the local mail.
+pub fn accounts(given: Option<&Path>) -> (Vec<AccountConfig>, Option<String>) {
+    let Some(path) = config::config_path(given) else {
+        return (Vec::new(), None);
+    };
+    if given.is_none() && !path.exists() {
+        return (Vec::new(), None);
+    }
+    match load_accounts(&path) {
+        Ok(accounts) => (accounts, None),
+        Err(e) => (Vec::new(), Some(format!("IMAP accounts not loaded: {e}"))),
+    }
+}
+
 pub fn run(args: TuiArgs) -> Result<i32> {
-    let plan = plan(&args)?;
+    let (accounts, config_error) = accounts(args.config.as_deref());
+    let plan = plan(&args, !accounts.is_empty())?;
     let keymap = keymap(args.keymap)?;
     let answerer = answerer(args.llm)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -84,7 +106,11 @@ pub fn run(args: TuiArgs) -> Result<i32> {
         .enable_all()
         .build()?;
     let engine = open(&plan.data_dir)?;
-    let (handle, events) = EngineHandle::start(engine, answerer, runtime.handle());
+    let options = HandleOptions {
+        accounts,
+        ..HandleOptions::default()
+    };
+    let (handle, events) = EngineHandle::start_with(engine, answerer, runtime.handle(), options);
     let mut link = EngineLink { handle, events };
     let mut app = App::new(keymap, Theme::from_env(), AppOptions::default());
     match &plan.ingest {
@@ -97,6 +123,9 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     if plan.demo {
         app.status
             .note("demo mailbox: press i to ask, e.g. what was the strike price? (? for keys)");
+    }
+    if let Some(e) = config_error {
+        app.status.error(e);
     }
     let mut guard = TerminalGuard::enter().context("opening the terminal")?;
     let input = crossterm::event::EventStream::new();

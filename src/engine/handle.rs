@@ -8,22 +8,30 @@
 //! being embedded. Thread lists and messages are read from a clone of the store, which
 //! needs no lock at all, so the thread list appears even while an ingest holds the
 //! engine.
+//!
+//! With IMAP accounts, the handle also runs the watch loop (one IDLE task per account,
+//! see [`crate::engine::watch_accounts`]) on its runtime. A sync waits on the network
+//! without the engine and takes the write lock only to store a fetched batch, after
+//! waiting reads; new mail is reported as [`EngineEvent::NewMail`] and embedded in the
+//! background like any ingest.
 
 use super::{
     attachment_states, AskEvent, AskOptions, AskOutcome, AttachmentState, AttachmentStates, Engine,
-    SearchHit,
+    SearchHit, WatchCommand, WatchOptions,
 };
 use crate::answer::conversation::Conversation;
 use crate::answer::Answerer;
 use crate::mail::model::{MessageKey, ThreadId};
+use crate::source::imap::AccountConfig;
 use crate::store::{Store, StoredMessage, ThreadSummary};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
-use work::{background, save_attachment, send_threads, thread_messages};
+use work::{background, save_attachment, send_threads, thread_messages, Work};
 
+mod imap;
 mod work;
 
 pub use work::sort_threads;
@@ -74,7 +82,8 @@ pub enum EngineRequest {
     },
     /// Ingest mail, then (with `embed`) run the embedding jobs.
     Ingest { paths: Vec<PathBuf>, embed: bool },
-    /// Ingest the mail sources the store already knows again (new mail).
+    /// Ingest the mail sources the store already knows again and sync every IMAP
+    /// account (new mail).
     Sync,
     /// Run the pending embedding jobs.
     Embed,
@@ -149,7 +158,27 @@ pub enum EngineEvent {
         page: Option<u32>,
     },
     Progress(Progress),
-    /// A request failed; `req` is None for background work.
+    /// New messages were synced from an IMAP folder: stored and searchable now,
+    /// embedded in the background.
+    NewMail {
+        account: String,
+        folder: String,
+        count: usize,
+    },
+    /// A sync of every folder of an IMAP account finished (at start, on request, and
+    /// now and then).
+    Synced {
+        account: String,
+        added: usize,
+        seconds: f64,
+    },
+    /// The IDLE connection of an account is up, waiting for mail in `folder`.
+    Watching {
+        account: String,
+        folder: String,
+    },
+    /// A request failed; `req` is None for background work (an IMAP account that
+    /// cannot be reached is retried with backoff, and says so).
     Error {
         req: Option<RequestId>,
         message: String,
@@ -163,8 +192,11 @@ struct Shared {
     data_dir: PathBuf,
     answerer: Box<dyn Answerer + Send + Sync>,
     events: mpsc::Sender<EngineEvent>,
-    /// Reads waiting for the engine: embedding yields its lock while this is non-zero.
+    /// Reads waiting for the engine: embedding and sync steps wait while this is
+    /// non-zero.
     readers_waiting: AtomicUsize,
+    /// Sync steps waiting for the engine: embedding yields its lock to them.
+    writers_waiting: AtomicUsize,
     /// Set to make a running embedding step aside.
     yield_embed: AtomicBool,
     /// The newest search request: older ones not yet started are skipped.
@@ -172,6 +204,20 @@ struct Shared {
     /// Ingest or embedding in progress: a second one waits for the write lock anyway,
     /// so a duplicate request is not queued behind it.
     background_busy: AtomicBool,
+    /// New mail was stored while background work ran: it embeds that too before it
+    /// ends.
+    embed_again: AtomicBool,
+    /// The IMAP watch loop, when accounts are configured; dropped (ending the loop)
+    /// when the front end drops its handle.
+    imap: Mutex<Option<mpsc::UnboundedSender<WatchCommand>>>,
+}
+
+/// What the handle runs besides answering requests.
+#[derive(Debug, Clone, Default)]
+pub struct HandleOptions {
+    /// IMAP accounts to sync at start and watch with IDLE while the handle lives.
+    pub accounts: Vec<AccountConfig>,
+    pub watch: WatchOptions,
 }
 
 /// The front end's side: send requests, receive events.
@@ -186,6 +232,17 @@ impl EngineHandle {
         answerer: Box<dyn Answerer + Send + Sync>,
         runtime: &tokio::runtime::Handle,
     ) -> (EngineHandle, mpsc::Receiver<EngineEvent>) {
+        Self::start_with(engine, answerer, runtime, HandleOptions::default())
+    }
+
+    /// Starts the dispatcher and, with accounts, the IMAP watch loop on `runtime` (a
+    /// multi-thread runtime: sync steps block their worker while they store mail).
+    pub fn start_with(
+        engine: Engine,
+        answerer: Box<dyn Answerer + Send + Sync>,
+        runtime: &tokio::runtime::Handle,
+        options: HandleOptions,
+    ) -> (EngineHandle, mpsc::Receiver<EngineEvent>) {
         let (req_tx, mut req_rx) = mpsc::unbounded_channel::<EngineRequest>();
         let (ev_tx, ev_rx) = mpsc::channel(EVENT_CAPACITY);
         let shared = Arc::new(Shared {
@@ -195,10 +252,16 @@ impl EngineHandle {
             answerer,
             events: ev_tx,
             readers_waiting: AtomicUsize::new(0),
+            writers_waiting: AtomicUsize::new(0),
             yield_embed: AtomicBool::new(false),
             latest_search: AtomicU64::new(0),
             background_busy: AtomicBool::new(false),
+            embed_again: AtomicBool::new(false),
+            imap: Mutex::new(None),
         });
+        if !options.accounts.is_empty() {
+            imap::start(&shared, runtime, options.accounts, options.watch);
+        }
         let rt = runtime.clone();
         runtime.spawn(async move {
             while let Some(request) = req_rx.recv().await {
@@ -208,6 +271,8 @@ impl EngineHandle {
                 let shared = shared.clone();
                 rt.spawn_blocking(move || serve(&shared, request));
             }
+            // The front end is gone: so is the reason to watch its mail.
+            shared.imap_commands_close();
         });
         (EngineHandle { requests: req_tx }, ev_rx)
     }
@@ -315,15 +380,39 @@ fn serve(shared: &Shared, request: EngineRequest) {
             Ok(path) => shared.emit(EngineEvent::AttachmentSaved { req, path, page }),
             Err(e) => shared.error(Some(req), e),
         },
-        EngineRequest::Ingest { paths, embed } => background(shared, Some(paths), embed),
+        EngineRequest::Ingest { paths, embed } => background(
+            shared,
+            Work {
+                paths: Some(paths),
+                imap: false,
+                embed,
+            },
+        ),
         EngineRequest::Sync => match shared.store.roots() {
             Ok(roots) => {
-                let roots = roots.into_iter().map(PathBuf::from).collect();
-                background(shared, Some(roots), true)
+                let imap = shared.imap_commands().is_some();
+                let roots: Vec<PathBuf> = roots.into_iter().map(PathBuf::from).collect();
+                // A store of IMAP mail only has no local source to read again.
+                let paths = (!roots.is_empty() || !imap).then_some(roots);
+                background(
+                    shared,
+                    Work {
+                        paths,
+                        imap,
+                        embed: true,
+                    },
+                )
             }
             Err(e) => shared.error(None, e),
         },
-        EngineRequest::Embed => background(shared, None, true),
+        EngineRequest::Embed => background(
+            shared,
+            Work {
+                paths: None,
+                imap: false,
+                embed: true,
+            },
+        ),
     }
 }
 
@@ -357,5 +446,27 @@ impl Shared {
         // A panic in another request leaves the engine as it was between two calls:
         // sled and tantivy keep their own consistency, so going on is safe.
         self.engine.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The write lock for one step of a sync: waiting reads go first (a sync step can
+    /// wait a moment, a key press should not), and a running embedding steps aside.
+    fn write_after_reads(&self) -> std::sync::RwLockWriteGuard<'_, Engine> {
+        while self.readers_waiting.load(Ordering::SeqCst) > 0 {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.writers_waiting.fetch_add(1, Ordering::SeqCst);
+        self.yield_embed.store(true, Ordering::SeqCst);
+        let guard = self.write();
+        self.writers_waiting.fetch_sub(1, Ordering::SeqCst);
+        guard
+    }
+
+    /// Where to ask the IMAP watch loop for a sync, when it runs.
+    fn imap_commands(&self) -> Option<mpsc::UnboundedSender<WatchCommand>> {
+        self.imap.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn imap_commands_close(&self) {
+        self.imap.lock().unwrap_or_else(|p| p.into_inner()).take();
     }
 }

@@ -1,7 +1,8 @@
 //! Mail held in memory (fetched from an IMAP server) through the same steps as mail
-//! read from files: parse, clean and chunk on worker threads, one sled batch, tantivy
-//! documents, embed jobs. Rethreading is left to the caller, which may store several
-//! batches and rethread once.
+//! read from files: parse, clean and chunk on worker threads (needing only the store,
+//! so a caller that shares the engine does this without holding it), then one sled
+//! batch, tantivy documents, embed jobs. Rethreading is left to the caller, which may
+//! store several batches and rethread once.
 //!
 //! A batch may be a replay (the process died after storing it, before its sync cursor
 //! moved): messages already stored are reported as known, and if the search index
@@ -37,20 +38,36 @@ impl MailOutcome {
     }
 }
 
-/// Stores a batch; outcomes come back in input order. Documents are added to the
-/// tantivy writer but not committed: the caller commits once it is ready.
-pub(super) fn store_mails(
-    engine: &mut Engine,
-    mails: Vec<RawMail>,
-) -> Result<Vec<MailOutcome>, EngineError> {
+/// A batch parsed, cleaned and chunked, not yet stored: the slow part of storing
+/// mail, done without the engine (only the store is read, to skip known mail).
+pub(super) struct PreparedBatch {
+    keys: Vec<MessageKey>,
+    outcomes: Vec<Outcome>,
+}
+
+/// Parses, cleans and chunks a batch on worker threads.
+pub(super) fn prepare_mails(store: &Store, mails: Vec<RawMail>) -> PreparedBatch {
     let keys: Vec<MessageKey> = mails.iter().map(|m| content_key(&m.raw)).collect();
-    let outcomes = classify_parallel(engine, mails);
+    let outcomes = classify_parallel(store, mails);
+    PreparedBatch { keys, outcomes }
+}
+
+/// Writes a prepared batch (outcomes in input order): the part that needs the engine.
+/// Mail stored by someone else since it was prepared (a local ingest running beside
+/// a sync) counts as known. Documents are added to the tantivy writer but not
+/// committed: the caller commits once it is ready.
+pub(super) fn commit_mails(
+    engine: &mut Engine,
+    batch: PreparedBatch,
+) -> Result<Vec<MailOutcome>, EngineError> {
     let mut seen = HashSet::new();
     let mut pending: Vec<Prepared> = Vec::new();
-    let mut result = Vec::with_capacity(keys.len());
-    for (key, outcome) in keys.into_iter().zip(outcomes) {
+    let mut result = Vec::with_capacity(batch.keys.len());
+    for (key, outcome) in batch.keys.into_iter().zip(batch.outcomes) {
+        let stored_since =
+            matches!(outcome, Outcome::New(_)) && engine.store.contains_message(&key)?;
         result.push(match outcome {
-            Outcome::New(prepared) if seen.insert(key) => {
+            Outcome::New(prepared) if !stored_since && seen.insert(key) => {
                 // Replace, not add: a crash may have left a committed document for a
                 // message whose sled write was lost.
                 engine
@@ -98,7 +115,7 @@ fn repair_known(engine: &mut Engine, key: &MessageKey) -> Result<(), EngineError
 }
 
 /// Classifies on up to four threads, keeping input order.
-fn classify_parallel(engine: &Engine, mails: Vec<RawMail>) -> Vec<Outcome> {
+fn classify_parallel(store: &Store, mails: Vec<RawMail>) -> Vec<Outcome> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
@@ -112,7 +129,6 @@ fn classify_parallel(engine: &Engine, mails: Vec<RawMail>) -> Vec<Outcome> {
         rest = tail;
     }
     parts.push(rest);
-    let store = &engine.store;
     let cfg = ChunkConfig::default();
     std::thread::scope(|scope| {
         let handles: Vec<_> = parts

@@ -1,6 +1,7 @@
 //! The engine owns Quoth's state and side effects: the sled store, the tantivy index,
 //! and the pipelines that fill them. Front ends (the CLI, later the TUI) talk only to it.
 
+mod access;
 mod address_book;
 mod answer_eval;
 mod ask;
@@ -21,6 +22,7 @@ mod sync;
 mod threading;
 mod watch;
 
+pub use access::EngineAccess;
 pub use address_book::MailboxContext;
 pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
@@ -40,8 +42,8 @@ pub use retrieve::{
 };
 pub use search::SearchHit;
 pub use stats::Stats;
-pub use sync::{AccountReport, FolderReport, SyncOptions, SyncReport};
-pub use watch::{SyncEvent, WatchOptions};
+pub use sync::{sync_account, AccountReport, FolderReport, SyncOptions, SyncReport};
+pub use watch::{watch_accounts, AccountOutcome, SyncEvent, WatchCommand, WatchOptions};
 
 use crate::index::embed::{EmbedError, Embedder};
 use crate::index::lexical::{LexicalError, LexicalIndex};

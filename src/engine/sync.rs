@@ -13,8 +13,9 @@
 //! way round: messages first, UID entries last, so an interrupted removal is redone.
 //! A UIDVALIDITY change releases every UID of the folder before the cursor restarts.
 
+use super::access::EngineAccess;
 use super::ingest::rethread_and_index;
-use super::ingest_batch::{store_mails, MailOutcome};
+use super::ingest_batch::{commit_mails, prepare_mails, MailOutcome};
 use super::{Engine, EngineError, Result};
 use crate::mail::identity::content_key;
 use crate::mail::model::MessageKey;
@@ -109,288 +110,347 @@ impl Engine {
         for account in accounts {
             report
                 .accounts
-                .push(rt.block_on(self.sync_account(account, opts))?);
+                .push(rt.block_on(sync_account(self, account, opts))?);
         }
         report.seconds = started.elapsed().as_secs_f64();
         Ok(report)
     }
 
-    /// Syncs one account, retrying transient failures with exponential backoff.
-    /// Whatever a failed attempt stored stays stored; the next one resumes from it.
+    /// Syncs one account into this engine, owned by the caller; see [`sync_account`].
     pub async fn sync_account(
         &mut self,
         account: &AccountConfig,
         opts: &SyncOptions,
     ) -> Result<AccountReport> {
-        let started = Instant::now();
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let mut report = AccountReport {
-                account: account.name.clone(),
-                attempts: attempt,
-                ..AccountReport::default()
-            };
-            match self.sync_account_once(account, opts, &mut report).await {
-                Ok(()) => {
-                    report.seconds = started.elapsed().as_secs_f64();
-                    return Ok(report);
-                }
-                Err(EngineError::Imap(e)) if e.is_transient() && attempt <= opts.retries => {
-                    let wait = Duration::from_secs(1 << (attempt - 1).min(5));
-                    tokio::time::sleep(wait).await;
-                }
-                Err(e) => return Err(e),
+        sync_account(self, account, opts).await
+    }
+}
+
+/// Syncs one account, retrying transient failures with exponential backoff.
+/// Whatever a failed attempt stored stays stored; the next one resumes from it.
+/// The engine is borrowed for writing only while fetched mail is stored.
+pub async fn sync_account<A: EngineAccess>(
+    access: &mut A,
+    account: &AccountConfig,
+    opts: &SyncOptions,
+) -> Result<AccountReport> {
+    let started = Instant::now();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut report = AccountReport {
+            account: account.name.clone(),
+            attempts: attempt,
+            ..AccountReport::default()
+        };
+        match sync_account_once(access, account, opts, &mut report).await {
+            Ok(()) => {
+                report.seconds = started.elapsed().as_secs_f64();
+                return Ok(report);
             }
+            Err(EngineError::Imap(e)) if e.is_transient() && attempt <= opts.retries => {
+                let wait = Duration::from_secs(1 << (attempt - 1).min(5));
+                tokio::time::sleep(wait).await;
+            }
+            Err(e) => return Err(e),
         }
     }
+}
 
-    async fn sync_account_once(
-        &mut self,
-        account: &AccountConfig,
-        opts: &SyncOptions,
-        report: &mut AccountReport,
-    ) -> Result<()> {
-        let state = SyncState::open(self.store.db())?;
-        let mut session = connect(account, opts.timeout).await?;
-        let folders = match &opts.only_folder {
-            Some(f) => vec![f.clone()],
-            None => {
-                let listed = session.folders().await?;
-                for gone in state.folders(&account.name)? {
-                    if !listed.contains(&gone) {
-                        let local = state.folder_uids(&account.name, &gone)?;
+async fn sync_account_once<A: EngineAccess>(
+    access: &mut A,
+    account: &AccountConfig,
+    opts: &SyncOptions,
+    report: &mut AccountReport,
+) -> Result<()> {
+    let state = SyncState::open(access.store().db())?;
+    let mut session = connect(account, opts.timeout).await?;
+    let acct = account.name.as_str();
+    let folders = match &opts.only_folder {
+        Some(f) => vec![f.clone()],
+        None => {
+            let listed = session.folders().await?;
+            for gone in state.folders(acct)? {
+                if !listed.contains(&gone) {
+                    access.write(|e| -> Result<()> {
+                        let local = state.folder_uids(acct, &gone)?;
                         let uids: Vec<u32> = local.keys().copied().collect();
-                        self.release(&state, &account.name, &gone, &uids, &local)?;
-                        state.drop_folder(&account.name, &gone)?;
-                        self.store.flush()?;
-                        report.folders_deleted.push(gone);
-                    }
-                }
-                listed
-            }
-        };
-        for folder in &folders {
-            match self
-                .sync_folder(&mut session, &state, account, folder, opts)
-                .await
-            {
-                Ok(r) => report.folders.push(r),
-                // A folder that cannot be selected (deleted since LIST, or not ours to
-                // read) is left as it is locally and tried again next time.
-                Err(EngineError::Imap(ImapError::Protocol {
-                    step,
-                    reason,
-                    transient: false,
-                    ..
-                })) if step.starts_with("SELECT") => {
-                    report.folders_skipped.push((folder.clone(), reason));
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        if state.rethread_owed()? {
-            rethread_and_index(self, &[], &mut |_| {})?;
-            self.store.flush()?;
-            state.set_rethread_owed(false)?;
-            self.store.flush()?;
-        }
-        session.logout().await;
-        Ok(())
-    }
-
-    async fn sync_folder(
-        &mut self,
-        session: &mut ImapSession,
-        state: &SyncState,
-        account: &AccountConfig,
-        folder: &str,
-        opts: &SyncOptions,
-    ) -> Result<FolderReport> {
-        let acct = account.name.as_str();
-        let status = session.select(folder).await?;
-        let uidvalidity = status.uidvalidity;
-        let mut rep = FolderReport {
-            folder: folder.to_string(),
-            uidvalidity,
-            ..FolderReport::default()
-        };
-        let cursor = match state.cursor(acct, folder)? {
-            Some(c) if c.uidvalidity == uidvalidity => c,
-            stale => {
-                if stale.is_some() {
-                    // Every UID of the old UIDVALIDITY is meaningless now.
-                    let local = state.folder_uids(acct, folder)?;
-                    let uids: Vec<u32> = local.keys().copied().collect();
-                    rep.removed += self.release(state, acct, folder, &uids, &local)?;
-                    rep.resynced = true;
-                }
-                state.reset(acct, folder, uidvalidity)?;
-                self.store.flush()?;
-                FolderCursor {
-                    uidvalidity,
-                    last_uid: 0,
-                    highest_modseq: None,
-                }
-            }
-        };
-        let mut local = state.folder_uids(acct, folder)?;
-        let server = session.all_uids(folder).await?;
-
-        let gone: Vec<u32> = local
-            .keys()
-            .filter(|u| !server.contains(u))
-            .copied()
-            .collect();
-        if !gone.is_empty() {
-            rep.expunged = gone.len();
-            rep.removed += self.release(state, acct, folder, &gone, &local)?;
-            for u in &gone {
-                local.remove(u);
-            }
-        }
-
-        let unchanged = session.condstore()
-            && cursor.highest_modseq.is_some()
-            && cursor.highest_modseq == status.highest_modseq;
-        if cursor.last_uid > 0 && !unchanged {
-            let since = cursor.highest_modseq.filter(|_| session.condstore());
-            let changes = session.flags(folder, cursor.last_uid, since).await?;
-            rep.flags_changed = self.apply_flags(state, acct, folder, &local, changes)?;
-        }
-
-        // New UIDs, and any below the cursor that the map lacks (a server that
-        // skipped them in an earlier FETCH): fetched in UID order.
-        let mut todo: Vec<u32> = server
-            .iter()
-            .filter(|u| **u > cursor.last_uid || !local.contains_key(u))
-            .copied()
-            .collect();
-        todo.sort_unstable();
-        for batch in todo.chunks(opts.batch.max(1)) {
-            self.fetch_batch(session, state, acct, folder, uidvalidity, batch, &mut rep)
-                .await?;
-        }
-
-        // The mod-sequence moves last: flags and new messages up to it are stored.
-        if let Some(m) = status.highest_modseq {
-            state.advance(acct, folder, uidvalidity, 0, Some(m))?;
-            self.store.flush()?;
-        }
-        Ok(rep)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    async fn fetch_batch(
-        &mut self,
-        session: &mut ImapSession,
-        state: &SyncState,
-        acct: &str,
-        folder: &str,
-        uidvalidity: u32,
-        batch: &[u32],
-        rep: &mut FolderReport,
-    ) -> Result<()> {
-        let fetched = session.fetch_messages(folder, batch).await?;
-        rep.fetched += fetched.len();
-        let shown_folder = format!("{acct}/{folder}");
-        let location = |uid| SourceLocation::Imap {
-            account: acct.to_string(),
-            folder: folder.to_string(),
-            uidvalidity,
-            uid,
-        };
-        let mut mails = Vec::new();
-        let mut meta = Vec::new();
-        let mut entries = Vec::new();
-        for m in fetched {
-            match m.raw {
-                Some(raw) => {
-                    meta.push((m.uid, m.flags.clone()));
-                    mails.push(RawMail {
-                        raw,
-                        location: location(m.uid),
-                        folder: shown_folder.clone(),
-                        flags: m.flags,
-                    });
-                }
-                None => {
-                    // A FETCH answer without the body: keep a trace, like a bad message.
-                    self.store.quarantine(&QuarantineItem {
-                        location: location(m.uid),
-                        folder: shown_folder.clone(),
-                        reason: "the server sent no message body".into(),
-                        raw: Vec::new(),
-                        at: chrono::Utc::now().timestamp(),
+                        e.release(&state, acct, &gone, &uids, &local)?;
+                        state.drop_folder(acct, &gone)?;
+                        e.store.flush()?;
+                        Ok(())
                     })?;
-                    rep.quarantined += 1;
-                    let key = content_key(&[]);
-                    entries.push((
-                        m.uid,
-                        UidEntry {
-                            key,
-                            flags: m.flags,
-                        },
-                    ));
+                    report.folders_deleted.push(gone);
                 }
             }
+            listed
         }
-        state.set_rethread_owed(true)?;
-        let outcomes = store_mails(self, mails)?;
-        for ((uid, flags), outcome) in meta.into_iter().zip(&outcomes) {
-            match outcome {
-                MailOutcome::Added(_) => rep.added += 1,
-                MailOutcome::Known(_) => rep.known += 1,
-                MailOutcome::Quarantined(_) => rep.quarantined += 1,
+    };
+    // Keys stored by this run, indexed as their own threads already: rethreading
+    // re-indexes them only if they joined a thread.
+    let mut added = Vec::new();
+    for folder in &folders {
+        let synced = sync_folder(
+            access,
+            &mut session,
+            &state,
+            account,
+            folder,
+            opts,
+            &mut added,
+        );
+        match synced.await {
+            Ok(r) => report.folders.push(r),
+            // A folder that cannot be selected (deleted since LIST, or not ours to
+            // read) is left as it is locally and tried again next time.
+            Err(EngineError::Imap(ImapError::Protocol {
+                step,
+                reason,
+                transient: false,
+                ..
+            })) if step.starts_with("SELECT") => {
+                report.folders_skipped.push((folder.clone(), reason));
             }
-            entries.push((
-                uid,
-                UidEntry {
-                    key: outcome.key(),
-                    flags,
-                },
-            ));
+            Err(e) => return Err(e),
         }
-        // Messages durable and searchable, then the UIDs that point at them, then
-        // the cursor over them.
-        self.store.flush()?;
-        self.lexical.commit()?;
-        state.map_uids(acct, folder, &entries)?;
-        self.store.flush()?;
-        if let Some(&last) = batch.iter().max() {
-            state.advance(acct, folder, uidvalidity, last, None)?;
-            self.store.flush()?;
+    }
+    if state.rethread_owed()? {
+        access.write(|e| -> Result<()> {
+            rethread_and_index(e, &added, &mut |_| {})?;
+            e.store.flush()?;
+            state.set_rethread_owed(false)?;
+            e.store.flush()?;
+            Ok(())
+        })?;
+    }
+    session.logout().await;
+    Ok(())
+}
+
+async fn sync_folder<A: EngineAccess>(
+    access: &mut A,
+    session: &mut ImapSession,
+    state: &SyncState,
+    account: &AccountConfig,
+    folder: &str,
+    opts: &SyncOptions,
+    added: &mut Vec<MessageKey>,
+) -> Result<FolderReport> {
+    let acct = account.name.as_str();
+    let status = session.select(folder).await?;
+    let uidvalidity = status.uidvalidity;
+    let mut rep = FolderReport {
+        folder: folder.to_string(),
+        uidvalidity,
+        ..FolderReport::default()
+    };
+    let cursor = match state.cursor(acct, folder)? {
+        Some(c) if c.uidvalidity == uidvalidity => c,
+        stale => {
+            if stale.is_some() {
+                // Every UID of the old UIDVALIDITY is meaningless now.
+                let local = state.folder_uids(acct, folder)?;
+                let uids: Vec<u32> = local.keys().copied().collect();
+                rep.removed += access.write(|e| e.release(state, acct, folder, &uids, &local))?;
+                rep.resynced = true;
+            }
+            state.reset(acct, folder, uidvalidity)?;
+            access.store().flush()?;
+            FolderCursor {
+                uidvalidity,
+                last_uid: 0,
+                highest_modseq: None,
+            }
         }
-        Ok(())
+    };
+    let mut local = state.folder_uids(acct, folder)?;
+    let server = session.all_uids(folder).await?;
+
+    let gone: Vec<u32> = local
+        .keys()
+        .filter(|u| !server.contains(u))
+        .copied()
+        .collect();
+    if !gone.is_empty() {
+        rep.expunged = gone.len();
+        rep.removed += access.write(|e| e.release(state, acct, folder, &gone, &local))?;
+        for u in &gone {
+            local.remove(u);
+        }
     }
 
+    let unchanged = session.condstore()
+        && cursor.highest_modseq.is_some()
+        && cursor.highest_modseq == status.highest_modseq;
+    if cursor.last_uid > 0 && !unchanged {
+        let since = cursor.highest_modseq.filter(|_| session.condstore());
+        let changes = session.flags(folder, cursor.last_uid, since).await?;
+        let updates = flag_updates(&local, changes);
+        if !updates.is_empty() {
+            rep.flags_changed = updates.len();
+            access.write(|e| e.apply_flags(state, acct, folder, &updates))?;
+        }
+    }
+
+    // New UIDs, and any below the cursor that the map lacks (a server that
+    // skipped them in an earlier FETCH): fetched in UID order.
+    let mut todo: Vec<u32> = server
+        .iter()
+        .filter(|u| **u > cursor.last_uid || !local.contains_key(u))
+        .copied()
+        .collect();
+    todo.sort_unstable();
+    let target = Folder {
+        acct,
+        name: folder,
+        uidvalidity,
+    };
+    for batch in todo.chunks(opts.batch.max(1)) {
+        fetch_batch(access, session, state, &target, batch, &mut rep, added).await?;
+    }
+
+    // The mod-sequence moves last: flags and new messages up to it are stored.
+    if let Some(m) = status.highest_modseq {
+        state.advance(acct, folder, uidvalidity, 0, Some(m))?;
+        access.store().flush()?;
+    }
+    Ok(rep)
+}
+
+/// The folder a batch comes from.
+struct Folder<'a> {
+    acct: &'a str,
+    name: &'a str,
+    uidvalidity: u32,
+}
+
+/// Fetches a batch of UIDs and stores it. The network and the parsing run without
+/// the engine; only storing the parsed batch and committing the search index borrow
+/// it for writing.
+async fn fetch_batch<A: EngineAccess>(
+    access: &mut A,
+    session: &mut ImapSession,
+    state: &SyncState,
+    folder: &Folder<'_>,
+    batch: &[u32],
+    rep: &mut FolderReport,
+    added: &mut Vec<MessageKey>,
+) -> Result<()> {
+    let Folder {
+        acct,
+        name,
+        uidvalidity,
+    } = *folder;
+    let fetched = session.fetch_messages(name, batch).await?;
+    rep.fetched += fetched.len();
+    let shown_folder = format!("{acct}/{name}");
+    let location = |uid| SourceLocation::Imap {
+        account: acct.to_string(),
+        folder: name.to_string(),
+        uidvalidity,
+        uid,
+    };
+    let mut mails = Vec::new();
+    let mut meta = Vec::new();
+    let mut entries = Vec::new();
+    for m in fetched {
+        match m.raw {
+            Some(raw) => {
+                meta.push((m.uid, m.flags.clone()));
+                mails.push(RawMail {
+                    raw,
+                    location: location(m.uid),
+                    folder: shown_folder.clone(),
+                    flags: m.flags,
+                });
+            }
+            None => {
+                // A FETCH answer without the body: keep a trace, like a bad message.
+                access.store().quarantine(&QuarantineItem {
+                    location: location(m.uid),
+                    folder: shown_folder.clone(),
+                    reason: "the server sent no message body".into(),
+                    raw: Vec::new(),
+                    at: chrono::Utc::now().timestamp(),
+                })?;
+                rep.quarantined += 1;
+                let key = content_key(&[]);
+                entries.push((
+                    m.uid,
+                    UidEntry {
+                        key,
+                        flags: m.flags,
+                    },
+                ));
+            }
+        }
+    }
+    state.set_rethread_owed(true)?;
+    let prepared = access.compute(|store| prepare_mails(store, mails));
+    // Messages durable and searchable, then the UIDs that point at them, then the
+    // cursor over them.
+    let outcomes = access.write(|e| -> Result<Vec<MailOutcome>> {
+        let outcomes = commit_mails(e, prepared)?;
+        e.store.flush()?;
+        e.lexical.commit()?;
+        Ok(outcomes)
+    })?;
+    for ((uid, flags), outcome) in meta.into_iter().zip(&outcomes) {
+        match outcome {
+            MailOutcome::Added(key) => {
+                rep.added += 1;
+                added.push(*key);
+            }
+            MailOutcome::Known(_) => rep.known += 1,
+            MailOutcome::Quarantined(_) => rep.quarantined += 1,
+        }
+        entries.push((
+            uid,
+            UidEntry {
+                key: outcome.key(),
+                flags,
+            },
+        ));
+    }
+    state.map_uids(acct, name, &entries)?;
+    access.store().flush()?;
+    if let Some(&last) = batch.iter().max() {
+        state.advance(acct, name, uidvalidity, last, None)?;
+        access.store().flush()?;
+    }
+    Ok(())
+}
+
+/// The UID entries whose flags the server reports changed.
+fn flag_updates(
+    local: &BTreeMap<u32, UidEntry>,
+    changes: Vec<(u32, String)>,
+) -> Vec<(u32, UidEntry)> {
+    changes
+        .into_iter()
+        .filter_map(|(uid, flags)| {
+            let e = local.get(&uid)?;
+            (e.flags != flags).then_some((uid, UidEntry { key: e.key, flags }))
+        })
+        .collect()
+}
+
+impl Engine {
     /// Records new flags of known UIDs, on the UID entries and on the messages.
     fn apply_flags(
         &mut self,
         state: &SyncState,
         acct: &str,
         folder: &str,
-        local: &BTreeMap<u32, UidEntry>,
-        changes: Vec<(u32, String)>,
-    ) -> Result<usize> {
-        let mut updates = Vec::new();
-        for (uid, flags) in changes {
-            if let Some(e) = local.get(&uid) {
-                if e.flags != flags {
-                    updates.push((uid, UidEntry { key: e.key, flags }));
-                }
-            }
-        }
-        if updates.is_empty() {
-            return Ok(0);
-        }
+        updates: &[(u32, UidEntry)],
+    ) -> Result<()> {
         state.set_rethread_owed(true)?;
-        for (_, e) in &updates {
+        for (_, e) in updates {
             self.store.set_flags(&e.key, &e.flags)?;
         }
-        state.map_uids(acct, folder, &updates)?;
+        state.map_uids(acct, folder, updates)?;
         self.store.flush()?;
-        Ok(updates.len())
+        Ok(())
     }
 
     /// Lets go of UIDs of a folder: a message none of whose other sources (UIDs of

@@ -1,18 +1,21 @@
-//! Push: one IDLE connection per account tells the engine when a folder changed,
-//! and the engine syncs that folder and reports new mail.
+//! Push: one IDLE connection per account tells the loop when a folder changed, and
+//! the loop syncs that folder and reports new mail. The CLI (`quoth sync --watch`)
+//! runs the loop over an engine it owns; the engine handle runs the same loop over
+//! the engine it shares with the UI (see [`EngineAccess`]).
 //!
-//! The IDLE tasks only signal: they never touch the store, so the engine stays the
-//! single writer and syncs one thing at a time on its own connection. An IDLE task
+//! The IDLE tasks only signal: they never touch the store or the engine, so the loop
+//! stays the single writer and syncs one thing at a time on its own connection. An IDLE task
 //! reconnects with exponential backoff after any failure and re-IDLEs every 29
 //! minutes (RFC 2177: servers may drop a client idle for 30). A full sync of every
 //! folder also runs now and then, since IDLE watches one folder per connection.
 
-use super::sync::SyncOptions;
+use super::access::EngineAccess;
+use super::sync::{sync_account, AccountReport, SyncOptions};
 use super::{Engine, Result};
 use crate::source::imap::{connect, AccountConfig, IdleOutcome, ImapError};
 use serde::Serialize;
 use std::time::Duration;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot};
 
 #[derive(Debug, Clone)]
 pub struct WatchOptions {
@@ -62,106 +65,187 @@ pub enum SyncEvent {
     },
 }
 
-/// What an IDLE task tells the engine.
+/// What a front end asks of a running watch loop.
+#[derive(Debug)]
+pub enum WatchCommand {
+    /// Sync every account now; `done` gets each account's outcome when all are done.
+    SyncAll {
+        done: Option<oneshot::Sender<Vec<AccountOutcome>>>,
+    },
+}
+
+/// How one account's sync ended: messages added, or the error (also reported as a
+/// [`SyncEvent::Error`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccountOutcome {
+    pub account: String,
+    pub added: std::result::Result<usize, String>,
+}
+
+/// What an IDLE task tells the loop.
 enum Wake {
     Changed { account: String, folder: String },
     Event(SyncEvent),
 }
 
 impl Engine {
-    /// Runs the watch loop (blocking) until `stop` turns true or its sender is dropped.
+    /// Runs the watch loop (blocking) until the sender of `commands` is dropped.
     pub fn watch(
         &mut self,
         accounts: &[AccountConfig],
         opts: &WatchOptions,
-        stop: watch::Receiver<bool>,
-        on_event: &mut dyn FnMut(&SyncEvent),
+        commands: mpsc::UnboundedReceiver<WatchCommand>,
+        on_event: &mut (dyn FnMut(&SyncEvent) + Send),
     ) -> Result<()> {
         let rt = super::sync::runtime()?;
-        rt.block_on(self.watch_async(accounts, opts, stop, on_event))
-    }
-
-    /// The watch loop, for a caller that has its own runtime.
-    pub async fn watch_async(
-        &mut self,
-        accounts: &[AccountConfig],
-        opts: &WatchOptions,
-        mut stop: watch::Receiver<bool>,
-        on_event: &mut dyn FnMut(&SyncEvent),
-    ) -> Result<()> {
-        let (tx, mut rx) = mpsc::channel::<Wake>(64);
-        let tasks: Vec<_> = accounts
-            .iter()
-            .map(|a| tokio::spawn(idle_loop(a.clone(), opts.clone(), tx.clone())))
-            .collect();
-        drop(tx);
-        for a in accounts {
-            self.full_sync(a, opts, on_event).await;
-        }
-        let mut full = tokio::time::interval(opts.full_sync_every);
-        full.tick().await;
-        loop {
-            if *stop.borrow() {
-                break;
-            }
-            tokio::select! {
-                wake = rx.recv() => match wake {
-                    Some(Wake::Event(e)) => on_event(&e),
-                    Some(Wake::Changed { account, folder }) => {
-                        // Changes come in bursts (EXISTS, RECENT, FETCH): let the
-                        // burst end, then sync once.
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        while let Ok(w) = rx.try_recv() {
-                            if let Wake::Event(e) = w {
-                                on_event(&e);
-                            }
-                        }
-                        if let Some(a) = accounts.iter().find(|a| a.name == account) {
-                            self.folder_sync(a, &folder, opts, on_event).await;
-                        }
-                    }
-                    None => break,
-                },
-                _ = full.tick() => {
-                    for a in accounts {
-                        self.full_sync(a, opts, on_event).await;
-                    }
-                }
-                changed = stop.changed() => {
-                    if changed.is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-        for t in tasks {
-            t.abort();
-        }
+        rt.block_on(watch_accounts(self, accounts, opts, commands, on_event));
         Ok(())
     }
+}
 
-    async fn full_sync(
-        &mut self,
-        account: &AccountConfig,
-        opts: &WatchOptions,
-        on_event: &mut dyn FnMut(&SyncEvent),
-    ) {
-        match self.sync_account(account, &opts.sync).await {
-            Ok(report) => {
-                for f in report.folders.iter().filter(|f| f.fetched > 0) {
-                    on_event(&SyncEvent::NewMail {
-                        account: account.name.clone(),
-                        folder: f.folder.clone(),
-                        count: f.fetched,
-                    });
+/// The watch loop, on the caller's runtime, until the sender of `commands` is
+/// dropped: a first sync of every account, then a sync of a folder whenever its IDLE
+/// connection reports a change or comes (back) up, every account now and then, and
+/// every account whenever [`WatchCommand::SyncAll`] asks. One sync runs at a time;
+/// `access` lends the engine for the steps that store mail.
+pub async fn watch_accounts<A: EngineAccess>(
+    access: &mut A,
+    accounts: &[AccountConfig],
+    opts: &WatchOptions,
+    mut commands: mpsc::UnboundedReceiver<WatchCommand>,
+    on_event: &mut (dyn FnMut(&SyncEvent) + Send),
+) {
+    let (tx, mut rx) = mpsc::channel::<Wake>(64);
+    let tasks: Vec<_> = accounts
+        .iter()
+        .map(|a| tokio::spawn(idle_loop(a.clone(), opts.clone(), tx.clone())))
+        .collect();
+    drop(tx);
+    let mut syncer = Syncer {
+        access,
+        opts,
+        on_event,
+    };
+    syncer.sync_all(accounts).await;
+    let mut full = tokio::time::interval(opts.full_sync_every);
+    full.tick().await;
+    loop {
+        tokio::select! {
+            wake = rx.recv() => {
+                let Some(wake) = wake else { break };
+                let burst = matches!(wake, Wake::Changed { .. });
+                let mut due = Vec::new();
+                syncer.take(wake, &mut due);
+                if burst {
+                    // Changes come in bursts (EXISTS, RECENT, FETCH): let the burst
+                    // end, then sync once.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    while let Ok(w) = rx.try_recv() {
+                        syncer.take(w, &mut due);
+                    }
                 }
-                on_event(&SyncEvent::Synced {
+                for (account, folder) in due {
+                    if let Some(a) = accounts.iter().find(|a| a.name == account) {
+                        syncer.folder_sync(a, &folder).await;
+                    }
+                }
+            }
+            command = commands.recv() => match command {
+                Some(WatchCommand::SyncAll { done }) => {
+                    // Requests that queued up meanwhile are served by the same sync.
+                    let mut waiting: Vec<_> = done.into_iter().collect();
+                    while let Ok(WatchCommand::SyncAll { done }) = commands.try_recv() {
+                        waiting.extend(done);
+                    }
+                    let outcomes = syncer.sync_all(accounts).await;
+                    full.reset();
+                    for w in waiting {
+                        let _ = w.send(outcomes.clone());
+                    }
+                }
+                None => break,
+            },
+            _ = full.tick() => {
+                syncer.sync_all(accounts).await;
+            }
+        }
+    }
+    for t in tasks {
+        t.abort();
+    }
+}
+
+/// Runs the loop's syncs and reports what they did.
+struct Syncer<'a, A> {
+    access: &'a mut A,
+    opts: &'a WatchOptions,
+    on_event: &'a mut (dyn FnMut(&SyncEvent) + Send),
+}
+
+impl<A: EngineAccess> Syncer<'_, A> {
+    /// Reports what an IDLE task said, and notes the folder it wants synced.
+    fn take(&mut self, wake: Wake, due: &mut Vec<(String, String)>) {
+        let folder = match wake {
+            Wake::Changed { account, folder } => (account, folder),
+            Wake::Event(e) => {
+                (self.on_event)(&e);
+                // A change while the connection was down (or before the first IDLE)
+                // shows no wake: look once the watch is up.
+                let SyncEvent::Idling { account, folder } = e else {
+                    return;
+                };
+                (account, folder)
+            }
+        };
+        if !due.contains(&folder) {
+            due.push(folder);
+        }
+    }
+
+    async fn sync_all(&mut self, accounts: &[AccountConfig]) -> Vec<AccountOutcome> {
+        let mut outcomes = Vec::with_capacity(accounts.len());
+        for a in accounts {
+            outcomes.push(self.full_sync(a).await);
+        }
+        outcomes
+    }
+
+    async fn full_sync(&mut self, account: &AccountConfig) -> AccountOutcome {
+        let result = sync_account(self.access, account, &self.opts.sync).await;
+        let added = match result {
+            Ok(report) => {
+                self.report_new_mail(account, &report);
+                (self.on_event)(&SyncEvent::Synced {
                     account: account.name.clone(),
                     added: report.added(),
                     seconds: report.seconds,
                 });
+                Ok(report.added())
             }
-            Err(e) => on_event(&SyncEvent::Error {
+            Err(e) => {
+                let message = e.to_string();
+                (self.on_event)(&SyncEvent::Error {
+                    account: account.name.clone(),
+                    message: message.clone(),
+                    retry_in_seconds: None,
+                });
+                Err(message)
+            }
+        };
+        AccountOutcome {
+            account: account.name.clone(),
+            added,
+        }
+    }
+
+    async fn folder_sync(&mut self, account: &AccountConfig, folder: &str) {
+        let sync = SyncOptions {
+            only_folder: Some(folder.to_string()),
+            ..self.opts.sync.clone()
+        };
+        match sync_account(self.access, account, &sync).await {
+            Ok(report) => self.report_new_mail(account, &report),
+            Err(e) => (self.on_event)(&SyncEvent::Error {
                 account: account.name.clone(),
                 message: e.to_string(),
                 retry_in_seconds: None,
@@ -169,32 +253,13 @@ impl Engine {
         }
     }
 
-    async fn folder_sync(
-        &mut self,
-        account: &AccountConfig,
-        folder: &str,
-        opts: &WatchOptions,
-        on_event: &mut dyn FnMut(&SyncEvent),
-    ) {
-        let sync = SyncOptions {
-            only_folder: Some(folder.to_string()),
-            ..opts.sync.clone()
-        };
-        match self.sync_account(account, &sync).await {
-            Ok(report) => {
-                for f in report.folders.iter().filter(|f| f.fetched > 0) {
-                    on_event(&SyncEvent::NewMail {
-                        account: account.name.clone(),
-                        folder: f.folder.clone(),
-                        count: f.fetched,
-                    });
-                }
-            }
-            Err(e) => on_event(&SyncEvent::Error {
+    fn report_new_mail(&mut self, account: &AccountConfig, report: &AccountReport) {
+        for f in report.folders.iter().filter(|f| f.fetched > 0) {
+            (self.on_event)(&SyncEvent::NewMail {
                 account: account.name.clone(),
-                message: e.to_string(),
-                retry_in_seconds: None,
-            }),
+                folder: f.folder.clone(),
+                count: f.fetched,
+            });
         }
     }
 }

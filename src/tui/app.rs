@@ -110,6 +110,13 @@ impl App {
         self.dirty = true;
     }
 
+    /// Asks for the thread list again (new mail arrived).
+    pub fn refresh_threads(&mut self) {
+        self.threads_loading = true;
+        self.outbox.push(EngineRequest::Threads);
+        self.dirty = true;
+    }
+
     /// The requests queued since the last call, for the engine handle.
     pub fn take_requests(&mut self) -> Vec<EngineRequest> {
         std::mem::take(&mut self.outbox)
@@ -326,6 +333,31 @@ impl App {
             }
             EngineEvent::Progress(p) => {
                 self.status.progress = Some(p);
+            }
+            EngineEvent::NewMail {
+                account,
+                folder,
+                count,
+            } => {
+                let s = if count == 1 { "" } else { "s" };
+                self.status.note(format!(
+                    "new mail: {count} message{s} in {account}/{folder}"
+                ));
+                // The new threads come in with the list; the selection stays put.
+                self.refresh_threads();
+                // The engine embeds the new mail now and says when it is done.
+                self.status.busy = true;
+            }
+            EngineEvent::Synced {
+                account,
+                added,
+                seconds,
+            } => {
+                self.status.accounts.entry(account).or_default().last_sync =
+                    Some(format!("synced {added} new in {seconds:.1} s"));
+            }
+            EngineEvent::Watching { account, folder } => {
+                self.status.accounts.entry(account).or_default().watching = Some(folder);
             }
             EngineEvent::Error { req, message } => self.on_error(req, message),
         }

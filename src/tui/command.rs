@@ -313,7 +313,7 @@ impl Command {
             Command::JumpForward => "Jump forward",
             Command::ToggleQuoted => "Fold/unfold quoted text",
             Command::Status => "Show sync status",
-            Command::Sync => "Sync now",
+            Command::Sync => "Sync now (local and IMAP)",
             Command::Help => "Show help",
             Command::Quit => "Quit",
             Command::Submit => "Submit",

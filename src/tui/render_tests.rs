@@ -589,6 +589,61 @@ fn status_bar_shows_a_gauge_and_help_shows_how_to_ask() {
 }
 
 #[test]
+fn new_mail_refreshes_the_list_keeps_the_selection_and_says_so() {
+    let mut app = app(Theme::plain());
+    draw(&mut app, 120, 40);
+    app.handle(key_event('j'));
+    let selected = app.threads.selected_thread();
+    app.handle(AppEvent::Engine(EngineEvent::NewMail {
+        account: "work".into(),
+        folder: "INBOX".into(),
+        count: 1,
+    }));
+    assert!(
+        app.take_requests()
+            .iter()
+            .any(|r| matches!(r, EngineRequest::Threads)),
+        "new mail asks for the thread list again"
+    );
+    assert!(app.is_busy(), "the new mail is being embedded");
+    let threads = vec![
+        thread(9, "Zebra census results", "Tess Ter", 1_709_600_000, 1, 1),
+        thread(
+            1,
+            "Roof leak over the server room",
+            "Dana Whitfield",
+            1_709_542_800,
+            3,
+            1,
+        ),
+        thread(4, "Q1 budget review", "Phillip Allen", 1_709_456_400, 1, 0),
+        thread(6, "Board meeting agenda", "Sally Beck", 1_709_370_000, 2, 0),
+    ];
+    app.handle(AppEvent::Engine(EngineEvent::ThreadList {
+        threads,
+        first: true,
+        complete: true,
+    }));
+    assert_eq!(
+        app.threads.selected_thread(),
+        selected,
+        "the selection stays"
+    );
+    assert_eq!(
+        app.threads.selected, 2,
+        "one row down: the new thread is first"
+    );
+    app.handle(AppEvent::Engine(EngineEvent::Progress(Progress::Idle {
+        summary: String::new(),
+    })));
+    assert!(!app.is_busy());
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("Zebra census results"), "{screen}");
+    let bar = screen.lines().last().expect("status line");
+    assert!(bar.contains("new mail: 1 message in work/INBOX"), "{bar}");
+}
+
+#[test]
 fn no_color_draws_without_colours() {
     let mut app = app(Theme::plain());
     answered(&mut app);

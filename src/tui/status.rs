@@ -9,6 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
+use std::collections::BTreeMap;
 
 /// What the status bar and popup know of background work.
 #[derive(Debug, Default, Clone)]
@@ -23,6 +24,30 @@ pub struct StatusState {
     pub message: Option<(String, bool)>,
     pub errors: Vec<String>,
     pub popup: bool,
+    /// IMAP accounts by name.
+    pub accounts: BTreeMap<String, AccountStatus>,
+}
+
+/// What the status popup says of an IMAP account.
+#[derive(Debug, Default, Clone)]
+pub struct AccountStatus {
+    /// The folder its IDLE connection waits on, once it is up.
+    pub watching: Option<String>,
+    /// What its last sync of every folder did.
+    pub last_sync: Option<String>,
+}
+
+impl AccountStatus {
+    fn line(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(f) = &self.watching {
+            parts.push(format!("watching {f}"));
+        }
+        if let Some(s) = &self.last_sync {
+            parts.push(s.clone());
+        }
+        parts.join(" · ")
+    }
 }
 
 impl StatusState {
@@ -122,6 +147,9 @@ pub fn render_popup(f: &mut Frame, area: Rect, state: &StatusState, threads: usi
     }
     if let Some(s) = &state.last_summary {
         lines.push(Line::from(format!("Last run: {s}")));
+    }
+    for (account, status) in &state.accounts {
+        lines.push(Line::from(format!("IMAP {account}: {}", status.line())));
     }
     if !state.errors.is_empty() {
         lines.push(Line::from(""));

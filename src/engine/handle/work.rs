@@ -1,45 +1,132 @@
-//! The long-running side of the engine handle: ingest and embedding in the background
-//! with progress, the thread list in batches, a thread's messages, attachments saved
-//! for a viewer.
+//! The long-running side of the engine handle: ingest, an IMAP sync on request and
+//! embedding in the background with progress, the thread list in batches, a thread's
+//! messages, attachments saved for a viewer.
 
 use super::{EngineEvent, Progress, Shared, PROGRESS_EVERY, THREAD_BATCH};
-use crate::engine::{attachment_states, AttachmentStates};
+use crate::engine::{attachment_states, AttachmentStates, WatchCommand};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::store::{Store, StoredMessage, ThreadSummary};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
 
-/// Ingest (when `paths` is given), then embedding (when `embed`), then an idle report.
-pub(super) fn background(shared: &Shared, paths: Option<Vec<PathBuf>>, embed_after: bool) {
+/// What a background run does, in this order.
+pub(super) struct Work {
+    /// Local mail sources to ingest.
+    pub paths: Option<Vec<PathBuf>>,
+    /// Sync every IMAP account (through the watch loop) and wait for it.
+    pub imap: bool,
+    /// Then read attachments and embed what is pending.
+    pub embed: bool,
+}
+
+/// Runs `work`, then an idle report; refused while other background work runs.
+pub(super) fn background(shared: &Shared, work: Work) {
     if shared.background_busy.swap(true, Ordering::SeqCst) {
         shared.error(None, "background work is already running");
         return;
     }
+    run(shared, work, true);
+}
+
+/// Embeds mail a sync just stored. Quiet: the user was told of the mail already. When
+/// other background work runs, that work embeds it before it ends.
+pub(super) fn embed_new_mail(shared: &Shared) {
+    shared.embed_again.store(true, Ordering::SeqCst);
+    if shared.background_busy.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let work = Work {
+        paths: None,
+        imap: false,
+        embed: true,
+    };
+    run(shared, work, false);
+}
+
+/// Runs `work` while holding `background_busy`; `announce` puts what was done in the
+/// idle report.
+fn run(shared: &Shared, work: Work, announce: bool) {
     let mut summary = Vec::new();
-    if let Some(paths) = paths {
+    let listed = work.paths.is_some() || work.imap;
+    if let Some(paths) = work.paths {
         match ingest(shared, &paths) {
             Ok(s) => summary.push(s),
             Err(e) => shared.error(None, e),
         }
+    }
+    if work.imap {
+        summary.push(sync_imap(shared));
+    }
+    if listed {
         send_threads(shared);
     }
-    if embed_after {
-        match read_attachments(shared) {
-            Ok(Some(s)) => summary.push(s),
-            Ok(None) => {}
-            Err(e) => shared.error(None, e),
-        }
-        match embed(shared) {
-            Ok(Some(s)) => summary.push(s),
-            Ok(None) => {}
-            Err(e) => shared.error(None, e),
-        }
+    if work.embed {
+        summary.extend(embed_pending(shared));
     }
-    shared.background_busy.store(false, Ordering::SeqCst);
+    loop {
+        shared.background_busy.store(false, Ordering::SeqCst);
+        // New mail stored meanwhile asked for embedding and found the work busy: the
+        // one who takes the work next embeds it (this run, unless another started).
+        if !shared.embed_again.load(Ordering::SeqCst)
+            || shared.background_busy.swap(true, Ordering::SeqCst)
+        {
+            break;
+        }
+        summary.extend(embed_pending(shared));
+    }
+    if !announce {
+        summary.clear();
+    }
     shared.emit(EngineEvent::Progress(Progress::Idle {
         summary: summary.join("; "),
     }));
+}
+
+/// Attachments, then embedding; what was done, for the idle report.
+fn embed_pending(shared: &Shared) -> Vec<String> {
+    shared.embed_again.store(false, Ordering::SeqCst);
+    let mut summary = Vec::new();
+    match read_attachments(shared) {
+        Ok(Some(s)) => summary.push(s),
+        Ok(None) => {}
+        Err(e) => shared.error(None, e),
+    }
+    match embed(shared) {
+        Ok(Some(s)) => summary.push(s),
+        Ok(None) => {}
+        Err(e) => shared.error(None, e),
+    }
+    summary
+}
+
+/// Asks the watch loop to sync every account now and waits for it. Failures are
+/// reported by the loop as error events; the summary only names them.
+fn sync_imap(shared: &Shared) -> String {
+    let stopped = "IMAP sync has stopped".to_string();
+    let Some(commands) = shared.imap_commands() else {
+        return stopped;
+    };
+    let (done, outcomes) = oneshot::channel();
+    if commands
+        .send(WatchCommand::SyncAll { done: Some(done) })
+        .is_err()
+    {
+        return stopped;
+    }
+    let Ok(outcomes) = outcomes.blocking_recv() else {
+        return stopped;
+    };
+    outcomes
+        .iter()
+        .map(|o| match &o.added {
+            Ok(1) => format!("{}: 1 new message", o.account),
+            Ok(n) => format!("{}: {n} new messages", o.account),
+            Err(_) => format!("{}: sync failed", o.account),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn ingest(shared: &Shared, paths: &[PathBuf]) -> crate::engine::Result<String> {
@@ -82,7 +169,9 @@ fn embed(shared: &Shared) -> crate::engine::Result<Option<String>> {
     let mut embedded = 0;
     let mut last = Instant::now() - PROGRESS_EVERY;
     loop {
-        while shared.readers_waiting.load(Ordering::SeqCst) > 0 {
+        while shared.readers_waiting.load(Ordering::SeqCst) > 0
+            || shared.writers_waiting.load(Ordering::SeqCst) > 0
+        {
             std::thread::sleep(Duration::from_millis(2));
         }
         shared.yield_embed.store(false, Ordering::SeqCst);

@@ -1,0 +1,416 @@
+//! IMAP through the engine handle the terminal UI opens, against a real Dovecot on
+//! loopback: the first sync at start, new mail pushed by IDLE as a `NewMail` event and
+//! then found by a search through the handle, the sync request reaching every
+//! account, a refused login reported as an error event while local mail stays
+//! searchable, and searches answered while a large first sync runs. Times (APPEND to
+//! searchable, search latency during a sync) are printed, never asserted.
+
+mod common;
+mod imap;
+
+use imap::{append_all, maildir_messages, Dovecot, PASSWORD};
+use quoth::answer::extract::ExtractiveAnswerer;
+use quoth::engine::handle::{
+    EngineEvent, EngineHandle, EngineRequest, HandleOptions, Progress, RequestId,
+};
+use quoth::engine::{Engine, SearchHit};
+use quoth::source::imap::load_accounts;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+const ACCOUNT: &str = "test";
+
+/// The handle as `quoth` (no subcommand) opens it: a two-worker runtime, the engine
+/// on the data dir, the accounts of the config file.
+struct Ui {
+    rt: tokio::runtime::Runtime,
+    handle: Option<EngineHandle>,
+    events: mpsc::Receiver<EngineEvent>,
+    next_req: RequestId,
+    /// Every event seen, for failure messages.
+    seen: Vec<String>,
+}
+
+impl Ui {
+    fn open(data: &Path, config: &Path) -> Ui {
+        let accounts = load_accounts(config).expect("the config file loads");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let engine = Engine::open(data).expect("engine opens");
+        let (handle, events) = EngineHandle::start_with(
+            engine,
+            Box::new(ExtractiveAnswerer::default()),
+            rt.handle(),
+            HandleOptions {
+                accounts,
+                ..HandleOptions::default()
+            },
+        );
+        Ui {
+            rt,
+            handle: Some(handle),
+            events,
+            next_req: 1,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, request: EngineRequest) {
+        let sent = self.handle.as_ref().is_some_and(|h| h.send(request));
+        assert!(sent, "the engine takes requests");
+    }
+
+    /// The next event that `pick` accepts, within `secs`; other events are kept in
+    /// `seen` only.
+    fn wait<T>(
+        &mut self,
+        what: &str,
+        secs: u64,
+        mut pick: impl FnMut(&EngineEvent) -> Option<T>,
+    ) -> T {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let next = self
+                .rt
+                .block_on(async { tokio::time::timeout(left, self.events.recv()).await });
+            let event = match next {
+                Ok(Some(e)) => e,
+                Ok(None) => panic!("the engine stopped while waiting for {what}"),
+                Err(_) => panic!("no {what} in {secs} s; events: {:#?}", self.seen),
+            };
+            self.seen.push(summary(&event));
+            if let Some(t) = pick(&event) {
+                return t;
+            }
+        }
+    }
+
+    fn search(&mut self, query: &str) -> Vec<SearchHit> {
+        let req = self.next_req;
+        self.next_req += 1;
+        self.send(EngineRequest::Search {
+            req,
+            query: query.into(),
+        });
+        self.wait(&format!("results of '{query}'"), 30, |e| match e {
+            EngineEvent::SearchResults { req: r, hits, .. } if *r == req => Some(hits.clone()),
+            EngineEvent::Error {
+                req: Some(r),
+                message,
+            } if *r == req => {
+                panic!("search '{query}' failed: {message}")
+            }
+            _ => None,
+        })
+    }
+
+    fn thread_subjects(&mut self) -> Vec<String> {
+        self.send(EngineRequest::Threads);
+        let mut subjects = Vec::new();
+        self.wait("the thread list", 30, |e| match e {
+            EngineEvent::ThreadList {
+                threads, complete, ..
+            } => {
+                subjects.extend(threads.iter().map(|t| t.subject.clone()));
+                complete.then_some(())
+            }
+            _ => None,
+        });
+        subjects
+    }
+
+    /// Every error message seen so far.
+    fn errors(&self) -> Vec<&String> {
+        self.seen
+            .iter()
+            .filter(|s| s.starts_with("error"))
+            .collect()
+    }
+}
+
+impl Drop for Ui {
+    fn drop(&mut self) {
+        // Dropping the handle ends the watch loop; blocking work still running is not
+        // waited for.
+        self.handle.take();
+        let rt = std::mem::replace(
+            &mut self.rt,
+            tokio::runtime::Builder::new_current_thread()
+                .build()
+                .expect("runtime"),
+        );
+        rt.shutdown_timeout(Duration::from_secs(2));
+    }
+}
+
+/// One line per event: enough to see what happened, without whole hit lists.
+fn summary(e: &EngineEvent) -> String {
+    match e {
+        EngineEvent::Error { req, message } => format!("error {req:?}: {message}"),
+        EngineEvent::SearchResults { req, hits, .. } => {
+            format!("results {req}: {} hits", hits.len())
+        }
+        EngineEvent::ThreadList { threads, .. } => format!("thread list: {}", threads.len()),
+        other => format!("{other:?}"),
+    }
+}
+
+fn message(i: usize, word: &str, date: &str) -> Vec<u8> {
+    format!(
+        "From: Tess Ter <tess@example.com>\r\nTo: alice@example.com\r\n\
+         Subject: {word} sighting {i}\r\nMessage-ID: <{word}-{i}@example.com>\r\n\
+         Date: {date}\r\n\r\n\
+         A {word} was seen near pen {i} this morning.\r\n"
+    )
+    .into_bytes()
+}
+
+fn append(server: &Dovecot, folder: &str, msgs: &[Vec<u8>]) -> Instant {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let mut s = server.session().await;
+        append_all(&mut s, folder, msgs).await;
+        let appended = Instant::now();
+        s.logout().await;
+        appended
+    })
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+#[test]
+fn new_mail_pushed_by_idle_reaches_the_ui_handle_and_is_searchable() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let old: Vec<Vec<u8>> = (0..3)
+        .map(|i| message(i, "zebra", "1 Jan 2024 10:00:00 +0000"))
+        .collect();
+    append(&server, "INBOX", &old);
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let mut ui = Ui::open(&work.path().join("data"), &config);
+
+    // The first sync at start, and the IDLE connection, in either order.
+    let (mut synced, mut watching) = (None, false);
+    while synced.is_none() || !watching {
+        match ui.wait("the first sync and the IDLE connection", 60, |e| match e {
+            EngineEvent::Synced { account, added, .. } if account == ACCOUNT => {
+                Some((Some(*added), false))
+            }
+            EngineEvent::Watching { account, folder } if account == ACCOUNT => {
+                assert_eq!(folder, "INBOX");
+                Some((None, true))
+            }
+            _ => None,
+        }) {
+            (Some(added), _) => synced = Some(added),
+            (None, w) => watching |= w,
+        }
+    }
+    assert_eq!(synced, Some(3), "the first sync stores the server's mail");
+    assert_eq!(ui.search("zebra").len(), 3);
+
+    // Mail pushed while the handle is open: NewMail, then a search finds it.
+    let words = ["quagga", "tapir", "okapi", "dugong", "saola"];
+    let mut to_event = Vec::new();
+    let mut to_searchable = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let date = format!("{} Jan 2024 10:00:00 +0000", 2 + i);
+        let appended = append(&server, "INBOX", &[message(i, word, &date)]);
+        let (folder, count) = ui.wait("new mail", 60, |e| match e {
+            EngineEvent::NewMail {
+                account,
+                folder,
+                count,
+            } if account == ACCOUNT => Some((folder.clone(), *count)),
+            _ => None,
+        });
+        to_event.push(appended.elapsed().as_secs_f64());
+        assert_eq!((folder.as_str(), count), ("INBOX", 1));
+        let hits = ui.search(word);
+        to_searchable.push(appended.elapsed().as_secs_f64());
+        assert_eq!(hits.len(), 1, "{word} is found");
+        assert_eq!(hits[0].subject, format!("{word} sighting {i}"));
+        assert_eq!(hits[0].folder, "test/INBOX");
+    }
+    // The new mail goes through the background work path (embedding) like an ingest.
+    if !ui.seen.iter().any(|s| s.contains("Idle")) {
+        ui.wait("the background work after new mail", 60, |e| {
+            matches!(e, EngineEvent::Progress(Progress::Idle { .. })).then_some(())
+        });
+    }
+    let subjects = ui.thread_subjects();
+    assert_eq!(subjects.len(), 8, "{subjects:?}");
+    assert_eq!(
+        subjects[0], "saola sighting 4",
+        "newest first: {subjects:?}"
+    );
+
+    // The sync request (the UI's R) syncs every account: mail in a folder that IDLE
+    // does not watch comes in too.
+    append(
+        &server,
+        "Archive",
+        &[message(0, "aardvark", "20 Jan 2024 10:00:00 +0000")],
+    );
+    ui.send(EngineRequest::Sync);
+    let summary = ui.wait("the end of the sync", 60, |e| match e {
+        EngineEvent::Progress(Progress::Idle { summary }) if summary.contains(ACCOUNT) => {
+            Some(summary.clone())
+        }
+        _ => None,
+    });
+    assert!(summary.contains("test: 1 new message"), "{summary}");
+    let archived = |s: &String| s.contains("NewMail") && s.contains("\"Archive\"");
+    if !ui.seen.iter().any(archived) {
+        ui.wait("new mail in Archive", 30, |e| {
+            matches!(e, EngineEvent::NewMail { folder, .. } if folder == "Archive").then_some(())
+        });
+    }
+    assert_eq!(ui.search("aardvark").len(), 1);
+    assert!(ui.errors().is_empty(), "{:#?}", ui.errors());
+
+    eprintln!(
+        "IMAP in the UI handle: APPEND to NewMail median {:.3} s, APPEND to a search hit \
+         through the handle median {:.3} s (max {:.3} s) over {} messages",
+        median(to_event.clone()),
+        median(to_searchable.clone()),
+        to_searchable.iter().cloned().fold(0.0, f64::max),
+        words.len()
+    );
+}
+
+#[test]
+fn a_refused_login_is_an_error_event_and_local_mail_stays_searchable() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    {
+        let mut engine = common::open(&data);
+        common::ingest(&mut engine, &[common::demo_mailbox()]);
+    }
+    let wrong = "not-the-password";
+    let config = server.write_config(ACCOUNT, wrong, server.port);
+    let mut ui = Ui::open(&data, &config);
+
+    let refused = |e: &EngineEvent| match e {
+        EngineEvent::Error { req: None, message } if message.contains("refused the login") => {
+            Some(message.clone())
+        }
+        _ => None,
+    };
+    let first = ui.wait("the refused login", 30, refused);
+    assert!(
+        first.contains("account 'test'") && first.contains("'alice'"),
+        "{first}"
+    );
+    // The IDLE connection keeps trying, with a growing wait.
+    ui.wait("a retry with a longer backoff", 30, |e| {
+        refused(e).filter(|m| m.contains("retrying in 2 s"))
+    });
+
+    // The local copy works meanwhile.
+    let hits = ui.search("strike price");
+    assert!(!hits.is_empty(), "local mail is searchable");
+    assert!(!ui.thread_subjects().is_empty());
+
+    // The sync request reads the local sources again and reports the failure.
+    ui.send(EngineRequest::Sync);
+    let summary = ui.wait("the end of the sync", 60, |e| match e {
+        EngineEvent::Progress(Progress::Idle { summary }) if summary.contains(ACCOUNT) => {
+            Some(summary.clone())
+        }
+        _ => None,
+    });
+    assert!(summary.contains("test: sync failed"), "{summary}");
+    assert!(summary.contains("ingested 0 new messages"), "{summary}");
+
+    for line in &ui.seen {
+        assert!(!line.contains(wrong), "the password is never shown: {line}");
+    }
+}
+
+#[test]
+fn searches_are_answered_while_a_large_first_sync_runs() {
+    let Some(allen) = common::shared("data/enron/maildir/allen-p") else {
+        return;
+    };
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let folders = maildir_messages(&allen);
+    let total: usize = folders.values().map(Vec::len).sum();
+    for (folder, msgs) in &folders {
+        append(&server, folder, msgs);
+    }
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let started = Instant::now();
+    let mut ui = Ui::open(&work.path().join("data"), &config);
+
+    // A search every 50 ms until the first sync ends, each timed from request to
+    // results.
+    let mut latencies = Vec::new();
+    let mut added = None;
+    while added.is_none() {
+        let (latency, synced) = timed_search(&mut ui, "gas price");
+        latencies.push(latency);
+        added = synced;
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "the first sync ends"
+        );
+    }
+    let sync_s = started.elapsed().as_secs_f64();
+    assert!(added.unwrap_or(0) > 0);
+    assert!(!ui.search("gas price").is_empty());
+    // The same searches with nothing else running, for comparison.
+    let idle: Vec<f64> = (0..10)
+        .map(|_| timed_search(&mut ui, "gas price").0)
+        .collect();
+    eprintln!(
+        "IMAP first sync in the UI handle: {total} messages in {sync_s:.1} s; {} searches \
+         meanwhile, latency median {:.3} s, max {:.3} s (median {:.3} s afterwards)",
+        latencies.len(),
+        median(latencies.clone()),
+        latencies.iter().cloned().fold(0.0, f64::max),
+        median(idle)
+    );
+}
+
+/// The time a search through the handle takes, and the mail added by a first sync
+/// that ended meanwhile.
+fn timed_search(ui: &mut Ui, query: &str) -> (f64, Option<usize>) {
+    let asked = Instant::now();
+    let req = ui.next_req;
+    ui.next_req += 1;
+    ui.send(EngineRequest::Search {
+        req,
+        query: query.into(),
+    });
+    let mut synced = None;
+    ui.wait("search results", 120, |e| match e {
+        EngineEvent::SearchResults { req: r, .. } if *r == req => Some(()),
+        EngineEvent::Synced { added, .. } => {
+            synced = Some(*added);
+            None
+        }
+        _ => None,
+    });
+    (asked.elapsed().as_secs_f64(), synced)
+}
