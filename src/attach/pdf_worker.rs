@@ -64,14 +64,9 @@ impl Job {
             return self.fatal(PdfStatus::Encrypted);
         }
         let page_ids = doc.get_pages();
-        let count = u32::try_from(page_ids.len()).unwrap_or(u32::MAX);
-        if count > self.max_pages {
-            return self.fatal(PdfStatus::TooManyPages {
-                pages: count,
-                limit: self.max_pages,
-            });
+        if !self.announce(page_ids.len()) {
+            return;
         }
-        let _ = self.tx.send(Event::PageCount(count));
         let oversized = match catch_quiet(|| defuse_streams(&mut doc, self.max_stream_bytes)) {
             Ok(ids) => ids,
             Err(panic) => return self.fatal(load_failure(&self.bytes, panic)),
@@ -105,29 +100,7 @@ impl Job {
             } else {
                 catch_quiet(|| page_text(&doc, number)).and_then(|r| r)
             };
-            let page = match source_text {
-                Ok(text) if text.trim().is_empty() => {
-                    for_ocr.push((number, None));
-                    PageText {
-                        number,
-                        text: String::new(),
-                        source: PageSource::NoTextLayer,
-                    }
-                }
-                Ok(text) => PageText {
-                    number,
-                    text: tidy(&text),
-                    source: PageSource::TextLayer,
-                },
-                Err(reason) => {
-                    for_ocr.push((number, Some(reason.clone())));
-                    PageText {
-                        number,
-                        text: String::new(),
-                        source: PageSource::Failed(reason),
-                    }
-                }
-            };
+            let page = page_from(number, source_text, &mut for_ocr);
             if self.tx.send(Event::Page(page)).is_err() {
                 return;
             }
@@ -137,6 +110,21 @@ impl Job {
                 self.ocr_pages(engine, &for_ocr);
             }
         }
+    }
+
+    /// Sends the page count, or the fatal status when there are too many pages;
+    /// false when extraction stops here.
+    fn announce(&self, pages: usize) -> bool {
+        let count = u32::try_from(pages).unwrap_or(u32::MAX);
+        if count > self.max_pages {
+            self.fatal(PdfStatus::TooManyPages {
+                pages: count,
+                limit: self.max_pages,
+            });
+            return false;
+        }
+        let _ = self.tx.send(Event::PageCount(count));
+        true
     }
 
     /// A document `lopdf` cannot load as corrupt may still be readable by
@@ -149,30 +137,12 @@ impl Job {
             Ok(texts) if !texts.is_empty() => texts,
             _ => return self.fatal(status),
         };
-        let count = u32::try_from(texts.len()).unwrap_or(u32::MAX);
-        if count > self.max_pages {
-            return self.fatal(PdfStatus::TooManyPages {
-                pages: count,
-                limit: self.max_pages,
-            });
+        if !self.announce(texts.len()) {
+            return;
         }
-        let _ = self.tx.send(Event::PageCount(count));
         let mut for_ocr = Vec::new();
-        for (number, text) in (1..).zip(&texts) {
-            let page = if text.trim().is_empty() {
-                for_ocr.push((number, None));
-                PageText {
-                    number,
-                    text: String::new(),
-                    source: PageSource::NoTextLayer,
-                }
-            } else {
-                PageText {
-                    number,
-                    text: tidy(text),
-                    source: PageSource::TextLayer,
-                }
-            };
+        for (number, text) in (1..).zip(texts) {
+            let page = page_from(number, Ok(text), &mut for_ocr);
             if self.tx.send(Event::Page(page)).is_err() {
                 return;
             }
@@ -358,4 +328,36 @@ fn catch_quiet<T>(f: impl FnOnce() -> T) -> Result<T, String> {
             .unwrap_or_else(|| "unknown error".into());
         format!("internal error: {message}")
     })
+}
+
+/// A page from its text layer (or why it could not be read); pages without text
+/// are noted in `for_ocr`, with the reason when reading failed.
+fn page_from(
+    number: u32,
+    text: Result<String, String>,
+    for_ocr: &mut Vec<(u32, Option<String>)>,
+) -> PageText {
+    match text {
+        Ok(text) if text.trim().is_empty() => {
+            for_ocr.push((number, None));
+            PageText {
+                number,
+                text: String::new(),
+                source: PageSource::NoTextLayer,
+            }
+        }
+        Ok(text) => PageText {
+            number,
+            text: tidy(&text),
+            source: PageSource::TextLayer,
+        },
+        Err(reason) => {
+            for_ocr.push((number, Some(reason.clone())));
+            PageText {
+                number,
+                text: String::new(),
+                source: PageSource::Failed(reason),
+            }
+        }
+    }
 }
