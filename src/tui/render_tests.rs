@@ -366,18 +366,37 @@ fn evidence_pane_highlights_the_quote_in_the_message() {
     }
 }
 
-#[test]
-fn reader_folds_quotes_and_signatures_and_lists_attachments() {
-    let mut app = app(Theme::plain());
-    app.run(super::command::Command::Open);
-    let req = app.reader.as_ref().expect("reader opens").req;
-    let mut m1 = message(1, "Dana Whitfield", "Roof leak", 1_709_542_800, BODY);
-    m1.attachments.push(AttachmentInfo {
+/// The first message of the roof-leak thread, with a PDF attached.
+fn roof_leak_with_quote_pdf() -> StoredMessage {
+    let mut m = message(1, "Dana Whitfield", "Roof leak", 1_709_542_800, BODY);
+    m.attachments.push(AttachmentInfo {
         index: 0,
         name: Some("quote.pdf".into()),
         mime_type: "application/pdf".into(),
         size: 20_000,
     });
+    m
+}
+
+/// The state of that message's PDF.
+fn quote_pdf_state(status: &str, message: &str) -> AttachmentState {
+    AttachmentState {
+        index: 0,
+        name: "quote.pdf".into(),
+        mime_type: "application/pdf".into(),
+        size: 20_000,
+        status: status.into(),
+        message: message.into(),
+        extract: None,
+    }
+}
+
+#[test]
+fn reader_folds_quotes_and_signatures_and_lists_attachments() {
+    let mut app = app(Theme::plain());
+    app.run(super::command::Command::Open);
+    let req = app.reader.as_ref().expect("reader opens").req;
+    let m1 = roof_leak_with_quote_pdf();
     let m2 = message(
         2,
         "Phillip Allen",
@@ -385,15 +404,10 @@ fn reader_folds_quotes_and_signatures_and_lists_attachments() {
         1_709_546_400,
         "Thanks, noted.\n",
     );
-    let encrypted = AttachmentState {
-        index: 0,
-        name: "quote.pdf".into(),
-        mime_type: "application/pdf".into(),
-        size: 20_000,
-        status: PdfStatus::Encrypted.label().into(),
-        message: PdfStatus::Encrypted.to_string(),
-        extract: None,
-    };
+    let encrypted = quote_pdf_state(
+        PdfStatus::Encrypted.label(),
+        &PdfStatus::Encrypted.to_string(),
+    );
     let attachments = [(m1.key, vec![encrypted])].into_iter().collect();
     app.handle(AppEvent::Engine(EngineEvent::ThreadMessages {
         req,
@@ -431,13 +445,7 @@ fn reader_rereads_a_thread_whose_attachments_were_waiting_once_work_is_done() {
     let mut app = app(Theme::plain());
     app.run(super::command::Command::Open);
     let req = app.reader.as_ref().expect("reader opens").req;
-    let mut m1 = message(1, "Dana Whitfield", "Roof leak", 1_709_542_800, BODY);
-    m1.attachments.push(AttachmentInfo {
-        index: 0,
-        name: Some("quote.pdf".into()),
-        mime_type: "application/pdf".into(),
-        size: 20_000,
-    });
+    let m1 = roof_leak_with_quote_pdf();
     let m2 = message(
         2,
         "Phillip Allen",
@@ -445,23 +453,17 @@ fn reader_rereads_a_thread_whose_attachments_were_waiting_once_work_is_done() {
         1_709_546_400,
         "Noted.\n",
     );
-    let state = |status: &str, message: &str| AttachmentState {
-        index: 0,
-        name: "quote.pdf".into(),
-        mime_type: "application/pdf".into(),
-        size: 20_000,
-        status: status.into(),
-        message: message.into(),
-        extract: None,
-    };
     let thread = ThreadId::of_root(&key(1));
     app.handle(AppEvent::Engine(EngineEvent::ThreadMessages {
         req,
         id: thread,
         messages: vec![m1.clone(), m2.clone()],
-        attachments: [(m1.key, vec![state("pending", "Text not read yet.")])]
-            .into_iter()
-            .collect(),
+        attachments: [(
+            m1.key,
+            vec![quote_pdf_state("pending", "Text not read yet.")],
+        )]
+        .into_iter()
+        .collect(),
     }));
     app.run(super::command::Command::Down);
     let _ = app.take_requests();
@@ -482,7 +484,7 @@ fn reader_rereads_a_thread_whose_attachments_were_waiting_once_work_is_done() {
         messages: vec![m1.clone(), m2],
         attachments: [(
             m1.key,
-            vec![state("ok", "Text extracted from all 3 pages.")],
+            vec![quote_pdf_state("ok", "Text extracted from all 3 pages.")],
         )]
         .into_iter()
         .collect(),
