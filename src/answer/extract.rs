@@ -190,13 +190,15 @@ impl ExtractiveAnswerer {
         // What each message says in all its passages, with its subject and people.
         let mut message_context: HashMap<&str, HashSet<String>> = HashMap::new();
         for item in &request.pack.items {
-            message_context
-                .entry(item.key.as_str())
-                .or_default()
-                .extend(stem_set(&format!(
-                    "{} {} {} {} {}",
-                    item.subject, item.from, item.recipients, item.context, item.cite_text
-                )));
+            // The headers and quoted history are the same for every passage of a
+            // message: read them once.
+            let context = message_context.entry(item.key.as_str()).or_insert_with(|| {
+                stem_set(&format!(
+                    "{} {} {} {}",
+                    item.subject, item.from, item.recipients, item.context
+                ))
+            });
+            context.extend(stem_set(&item.cite_text));
         }
         // Dates and amounts are checked by type; the focus is for the other questions.
         let focus = match request.qtype {
