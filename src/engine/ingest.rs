@@ -6,11 +6,11 @@
 
 use super::attachments::enqueue_attachment_jobs;
 use super::embedding::enqueue_embed_jobs;
+use super::memory::release_free_memory;
 use super::prepare::{prepare, Prepared};
 use super::threading::rethread;
 use super::{Engine, EngineError};
 use crate::index::chunk::ChunkConfig;
-use crate::index::lexical::LexicalIndex;
 use crate::mail::identity::content_key;
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::mail::parse::parse_message;
@@ -26,6 +26,8 @@ use std::time::Instant;
 
 /// Messages written to sled per batch.
 const BATCH: usize = 512;
+/// Batches between returning freed memory to the system while reading.
+const BATCHES_PER_TRIM: usize = 16;
 
 /// Which step ingest is at, for progress reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -104,10 +106,15 @@ pub(super) fn run(
     }
     report.files_read = todo.len();
 
+    if !todo.is_empty() {
+        engine.store.set_documents_owed(true)?;
+    }
     let added = read_and_store(engine, &todo, &mut report, progress)?;
     engine.lexical.commit()?;
+    release_free_memory();
 
     if added.is_empty() && report.files_read == 0 {
+        engine.store.set_documents_owed(false)?;
         report.threads = engine.store.thread_count();
         report.seconds = started.elapsed().as_secs_f64();
         progress(&IngestProgress {
@@ -118,10 +125,12 @@ pub(super) fn run(
         return Ok(report);
     }
 
-    let (threads, rethreaded) = rethread_and_index(engine, &added, progress)?;
+    let (threads, rethreaded) =
+        rethread_and_index(engine, &added, AddedDocuments::Missing, progress)?;
     report.threads = threads;
     report.rethreaded = rethreaded;
     report.indexed = added.len();
+    engine.store.set_documents_owed(false)?;
     engine.store.flush()?;
     report.seconds = started.elapsed().as_secs_f64();
     progress(&IngestProgress {
@@ -132,28 +141,52 @@ pub(super) fn run(
     Ok(report)
 }
 
-/// Rethreads the store after `added` came in (or messages left it) and re-indexes the
-/// messages whose thread changed; returns the thread count and how many were re-indexed.
+/// Whether the messages just added have their search documents yet.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum AddedDocuments {
+    /// Indexed as they were stored, each as its own thread.
+    Indexed,
+    /// Not indexed: they are indexed once, after threading, with their thread.
+    Missing,
+}
+
+/// Rethreads the store after `added` came in (or messages left it) and indexes the
+/// messages whose document is missing or whose thread changed; returns the thread
+/// count and how many documents were replaced because a thread changed.
 pub(super) fn rethread_and_index(
     engine: &mut Engine,
     added: &[MessageKey],
+    documents: AddedDocuments,
     progress: &mut dyn FnMut(&IngestProgress),
 ) -> Result<(usize, usize), EngineError> {
     progress(&IngestProgress {
         phase: IngestPhase::Threading,
         done: 0,
-        total: engine.store.message_count(),
+        total: added.len(),
     });
     let threading = rethread(&engine.store)?;
-    // New messages were indexed as they were read, each as its own thread; only those
-    // that joined a thread, and older messages whose thread changed, are indexed again.
+    release_free_memory();
     let added_set: HashSet<MessageKey> = added.iter().copied().collect();
-    let to_index: Vec<(MessageKey, bool)> = threading
-        .changed
-        .iter()
-        .filter(|(k, t)| !(added_set.contains(k) && *t == ThreadId::of_root(k)))
-        .map(|(k, _)| (*k, true))
-        .collect();
+    let mut to_index: Vec<(MessageKey, bool)> = match documents {
+        // Indexed each as its own thread: only those that joined a thread, and
+        // older messages whose thread changed, are indexed again.
+        AddedDocuments::Indexed => threading
+            .changed
+            .iter()
+            .filter(|(k, t)| !(added_set.contains(k) && *t == ThreadId::of_root(k)))
+            .map(|(k, _)| (*k, true))
+            .collect(),
+        AddedDocuments::Missing => threading
+            .changed
+            .iter()
+            .filter(|(k, _)| !added_set.contains(k))
+            .map(|(k, _)| (*k, true))
+            .collect(),
+    };
+    let replaced = to_index.len();
+    if documents == AddedDocuments::Missing {
+        to_index.extend(added.iter().map(|k| (*k, false)));
+    }
     engine.index_messages(&to_index, &mut |done, total| {
         progress(&IngestProgress {
             phase: IngestPhase::Indexing,
@@ -161,7 +194,7 @@ pub(super) fn rethread_and_index(
             total,
         })
     })?;
-    Ok((threading.threads, to_index.len()))
+    Ok((threading.threads, replaced))
 }
 
 /// Parses, cleans and chunks one message, unless the store already has it.
@@ -260,42 +293,27 @@ fn read_and_store(
             });
         }
         drop(tx);
-        let sink = Sink {
-            store: &engine.store,
-            lexical: &mut engine.lexical,
-            jobs: &engine.jobs,
-        };
-        write_results(sink, files, rx, report, progress)
+        write_results((&engine.store, &engine.jobs), files, rx, report, progress)
     })
 }
 
 /// The single writer: batches new messages into sled, and advances a file's cursor
-/// only once every message it holds is committed.
-/// What the writer writes to.
-struct Sink<'a> {
-    store: &'a Store,
-    lexical: &'a mut LexicalIndex,
-    jobs: &'a JobQueue,
-}
-
+/// only once every message it holds is committed. Search documents are written
+/// later, once threading has given each message its thread.
 fn write_results(
-    sink: Sink<'_>,
+    (store, jobs): (&Store, &JobQueue),
     files: &[SourceFile],
     rx: Receiver<WorkItem>,
     report: &mut IngestReport,
     progress: &mut dyn FnMut(&IngestProgress),
 ) -> Result<Vec<MessageKey>, EngineError> {
-    let Sink {
-        store,
-        lexical,
-        jobs,
-    } = sink;
     let mut pending: Vec<Prepared> = Vec::with_capacity(BATCH);
     let mut pending_cursors: Vec<(usize, SourceCursor)> = Vec::new();
     let mut per_file: HashMap<usize, SourceCursor> = HashMap::new();
     let mut seen_this_run: HashSet<MessageKey> = HashSet::new();
     let mut added = Vec::new();
     let mut files_done = 0;
+    let mut batches = 0;
     let flush = |pending: &mut Vec<Prepared>,
                  cursors: &mut Vec<(usize, SourceCursor)>|
      -> Result<(), EngineError> {
@@ -327,7 +345,6 @@ fn write_results(
                         if seen_this_run.insert(key) {
                             report.added += 1;
                             added.push(key);
-                            lexical.upsert(&prepared.message, ThreadId::of_root(&key), false)?;
                             pending.push(*prepared);
                         } else {
                             report.already_known += 1;
@@ -341,6 +358,10 @@ fn write_results(
                 }
                 if pending.len() >= BATCH {
                     flush(&mut pending, &mut pending_cursors)?;
+                    batches += 1;
+                    if batches % BATCHES_PER_TRIM == 0 {
+                        release_free_memory();
+                    }
                     progress(&IngestProgress {
                         phase: IngestPhase::Reading,
                         done: files_done,

@@ -12,6 +12,7 @@ pub mod handle;
 mod ingest;
 mod ingest_batch;
 mod llm;
+mod memory;
 mod prepare;
 mod remove;
 mod retrieval_eval;
@@ -143,7 +144,13 @@ impl Engine {
             config: EngineConfig::default(),
             cached_context: Mutex::new(None),
         };
-        if rebuild || engine.lexical.doc_count() == 0 && engine.store.message_count() > 0 {
+        // Documents owed: a process stopped between storing mail and committing its
+        // documents (ingest threads, then indexes); finish both.
+        let owed = engine.store.documents_owed()?;
+        if owed {
+            threading::rethread(&engine.store)?;
+        }
+        if rebuild || owed || engine.lexical.doc_count() == 0 && engine.store.message_count() > 0 {
             engine.reindex(&mut |_, _| {})?;
         }
         Ok(engine)
@@ -231,6 +238,7 @@ impl Engine {
             indexed += 1;
             if i % 4096 == 0 {
                 progress(i, keys.len());
+                memory::release_free_memory();
             }
         }
         self.lexical.commit()?;
@@ -246,7 +254,9 @@ impl Engine {
             .messages()
             .map(|m| m.map(|m| (m.key, false)))
             .collect::<std::result::Result<_, _>>()?;
-        self.index_messages(&keys, progress)
+        let indexed = self.index_messages(&keys, progress)?;
+        self.store.set_documents_owed(false)?;
+        Ok(indexed)
     }
 
     /// Finds a message by its key (hex, or a unique prefix of at least 8 digits) or

@@ -5,7 +5,7 @@
 //! short by a crash is finished by the next sync.
 
 use super::embedding::EMBED_JOB;
-use super::ingest::rethread_and_index;
+use super::ingest::{rethread_and_index, AddedDocuments};
 use super::{Engine, Result};
 use crate::mail::model::MessageKey;
 use serde::Serialize;
@@ -46,7 +46,7 @@ impl Engine {
             self.vectors.save()?;
         }
         if present > 0 {
-            rethread_and_index(self, &[], &mut |_| {})?;
+            rethread_and_index(self, &[], AddedDocuments::Indexed, &mut |_| {})?;
         }
         self.store.flush()?;
         Ok(RemoveReport {

@@ -14,7 +14,7 @@
 //! A UIDVALIDITY change releases every UID of the folder before the cursor restarts.
 
 use super::access::EngineAccess;
-use super::ingest::rethread_and_index;
+use super::ingest::{rethread_and_index, AddedDocuments};
 use super::ingest_batch::{commit_mails, prepare_mails, MailOutcome};
 use super::{Engine, EngineError, Result};
 use crate::mail::identity::content_key;
@@ -216,7 +216,7 @@ async fn sync_account_once<A: EngineAccess>(
     }
     if state.rethread_owed()? {
         access.write(|e| -> Result<()> {
-            rethread_and_index(e, &added, &mut |_| {})?;
+            rethread_and_index(e, &added, AddedDocuments::Indexed, &mut |_| {})?;
             e.store.flush()?;
             state.set_rethread_owed(false)?;
             e.store.flush()?;

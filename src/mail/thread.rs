@@ -37,8 +37,9 @@ pub struct ThreadInput<'a> {
     pub references: &'a [String],
     /// Raw subject.
     pub subject: &'a str,
-    /// Lowercased email addresses of from/to/cc.
-    pub participants: &'a [String],
+    /// The lowercased email addresses of from/to/cc, each as a number that stands
+    /// for one address (the caller interns them; a large mailbox repeats few).
+    pub participants: &'a [u32],
     /// Unix seconds.
     pub date: Option<i64>,
 }
@@ -191,50 +192,49 @@ pub fn thread_messages(msgs: &[ThreadInput]) -> Vec<usize> {
         let next = subj_ids.len() as u32;
         subj_ids.entry(keys[i].0.as_str()).or_insert(next);
     }
-    let mut part_ids: HashMap<&str, u32> = HashMap::new();
-    let mut entries: Vec<(u32, u32, bool, bool, i64, usize)> = Vec::new();
-    for (i, m) in msgs.iter().enumerate() {
-        let Some(&s) = subj_ids.get(keys[i].0.as_str()) else {
-            continue;
-        };
-        for p in m
-            .participants
-            .iter()
-            .map(|p| p.trim())
-            .filter(|p| !p.is_empty())
-        {
-            let next = part_ids.len() as u32;
-            let p = *part_ids.entry(p).or_insert(next);
-            entries.push((s, p, !has_refs[i], m.date.is_none(), m.date.unwrap_or(0), i));
-        }
-    }
-    entries.sort_unstable();
-    entries.dedup();
+    // One subject at a time, so only that subject's (participant, message) entries
+    // are held: a mailbox where a message has hundreds of recipients has millions.
+    let mut by_subject: Vec<(u32, usize)> = (0..n)
+        .filter_map(|i| subj_ids.get(keys[i].0.as_str()).map(|&s| (s, i)))
+        .collect();
+    by_subject.sort_unstable();
+    let mut entries: Vec<(u32, bool, bool, i64, usize)> = Vec::new();
     let (mut headers, mut plain, mut prefixed) =
         (Pool::default(), Pool::default(), Pool::default());
-    for bucket in entries.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
-        let split = bucket.partition_point(|e| !e.2);
-        if split == bucket.len() {
-            continue;
-        }
-        for pool in [&mut headers, &mut plain, &mut prefixed] {
-            pool.clear();
-        }
-        for e in &bucket[..split] {
-            headers.push((!e.3).then_some(e.4), e.5);
-        }
-        for e in &bucket[split..] {
-            let (date, i) = ((!e.3).then_some(e.4), e.5);
-            if keys[i].1 {
-                headers.join(date, i, &mut dsu);
-                plain.join(date, i, &mut dsu);
-                // Only prunes: prefixed entries are also in `plain`.
-                prefixed.join(date, i, &mut dsu);
-                prefixed.push(date, i);
-            } else {
-                prefixed.join(date, i, &mut dsu);
+    for group in by_subject.chunk_by(|a, b| a.0 == b.0) {
+        entries.clear();
+        for &(_, i) in group {
+            let m = &msgs[i];
+            for &p in m.participants {
+                entries.push((p, !has_refs[i], m.date.is_none(), m.date.unwrap_or(0), i));
             }
-            plain.push(date, i);
+        }
+        entries.sort_unstable();
+        entries.dedup();
+        for bucket in entries.chunk_by(|a, b| a.0 == b.0) {
+            let split = bucket.partition_point(|e| !e.1);
+            if split == bucket.len() {
+                continue;
+            }
+            for pool in [&mut headers, &mut plain, &mut prefixed] {
+                pool.clear();
+            }
+            for e in &bucket[..split] {
+                headers.push((!e.2).then_some(e.3), e.4);
+            }
+            for e in &bucket[split..] {
+                let (date, i) = ((!e.2).then_some(e.3), e.4);
+                if keys[i].1 {
+                    headers.join(date, i, &mut dsu);
+                    plain.join(date, i, &mut dsu);
+                    // Only prunes: prefixed entries are also in `plain`.
+                    prefixed.join(date, i, &mut dsu);
+                    prefixed.push(date, i);
+                } else {
+                    prefixed.join(date, i, &mut dsu);
+                }
+                plain.push(date, i);
+            }
         }
     }
 

@@ -8,7 +8,7 @@ struct M {
     irt: Vec<String>,
     refs: Vec<String>,
     subject: String,
-    parts: Vec<String>,
+    parts: Vec<u32>,
     date: Option<i64>,
 }
 
@@ -17,10 +17,18 @@ fn m(id: &str, refs: &[&str], subject: &str, parts: &[&str], date: Option<i64>) 
         id: (!id.is_empty()).then(|| id.to_string()),
         refs: refs.iter().map(|s| s.to_string()).collect(),
         subject: subject.into(),
-        parts: parts.iter().map(|s| s.to_string()).collect(),
+        parts: parts.iter().map(|s| participant(s)).collect(),
         date,
         ..M::default()
     }
+}
+
+/// The number standing for an address, as the caller of `thread_messages` interns it.
+fn participant(address: &str) -> u32 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    address.trim().hash(&mut h);
+    h.finish() as u32
 }
 
 fn inputs(ms: &[M]) -> Vec<ThreadInput<'_>> {
@@ -212,7 +220,7 @@ fn random_msgs(n: usize, seed: u64) -> Vec<M> {
             let pre = ["", "Re: ", "FW: "][(lcg(&mut s) % 3) as usize];
             let subject = format!("{pre}subject {}", lcg(&mut s) % (n as u64 / 8 + 1));
             let parts = (0..1 + lcg(&mut s) % 2)
-                .map(|_| format!("u{}@x", lcg(&mut s) % 6))
+                .map(|_| participant(&format!("u{}@x", lcg(&mut s) % 6)))
                 .collect();
             let date =
                 (!lcg(&mut s).is_multiple_of(10)).then(|| (lcg(&mut s) % 120) as i64 * DAY / 2);
@@ -400,7 +408,9 @@ fn notmuch_corpus() {
                     "in-reply-to" => x.irt = bracketed(&v),
                     "references" => x.refs = bracketed(&v),
                     "subject" => x.subject = v,
-                    "from" | "to" | "cc" => x.parts.extend(addresses(&v)),
+                    "from" | "to" | "cc" => {
+                        x.parts.extend(addresses(&v).iter().map(|a| participant(a)))
+                    }
                     _ => {}
                 }
             }

@@ -69,7 +69,7 @@ impl Store {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Sled(e.into()))?;
         let db = sled::Config::new()
             .path(dir)
-            .cache_capacity(64 * 1024 * 1024)
+            .cache_capacity(32 * 1024 * 1024)
             .flush_every_ms(Some(1000))
             .open()
             .map_err(|e| match e {
@@ -134,6 +134,22 @@ impl Store {
     pub fn flush(&self) -> Result<()> {
         self.db.flush()?;
         Ok(())
+    }
+
+    /// Marks (or clears) search documents owed: set before an ingest stores mail whose
+    /// documents are written only after threading, so a crash in between is caught up
+    /// by a reindex when the store is next opened.
+    pub fn set_documents_owed(&self, owed: bool) -> Result<()> {
+        if owed {
+            self.meta.insert("documents_owed", &[1])?;
+        } else {
+            self.meta.remove("documents_owed")?;
+        }
+        Ok(())
+    }
+
+    pub fn documents_owed(&self) -> Result<bool> {
+        Ok(self.meta.contains_key("documents_owed")?)
     }
 
     pub fn size_on_disk(&self) -> u64 {
@@ -305,22 +321,21 @@ impl Store {
 
     // ---- threads ----
 
-    pub fn all_thread_facts(&self) -> Result<Vec<(MessageKey, ThreadFacts)>> {
-        self.facts
-            .iter()
-            .map(|item| {
-                let (k, v) = item?;
-                let key =
-                    k.as_ref()
-                        .try_into()
-                        .map(MessageKey)
-                        .map_err(|_| StoreError::Corrupt {
-                            tree: "thread_facts",
-                            reason: "bad key length".into(),
-                        })?;
-                Ok((key, decode("thread_facts", &v)?))
-            })
-            .collect()
+    /// Every message's thread facts, one at a time (a large mailbox's facts are read
+    /// once per rethread and need not all be held in this form).
+    pub fn thread_facts(&self) -> impl Iterator<Item = Result<(MessageKey, ThreadFacts)>> + '_ {
+        self.facts.iter().map(|item| {
+            let (k, v) = item?;
+            let key = k
+                .as_ref()
+                .try_into()
+                .map(MessageKey)
+                .map_err(|_| StoreError::Corrupt {
+                    tree: "thread_facts",
+                    reason: "bad key length".into(),
+                })?;
+            Ok((key, decode("thread_facts", &v)?))
+        })
     }
 
     pub fn thread_of(&self, key: &MessageKey) -> Result<Option<ThreadId>> {
@@ -336,33 +351,36 @@ impl Store {
         assignment: &[(MessageKey, ThreadId)],
     ) -> Result<Vec<(MessageKey, ThreadId)>> {
         let mut changed = Vec::new();
-        let mut batch = sled::Batch::default();
+        let mut batch = BoundedBatch::new(&self.msg_thread);
         for (key, thread) in assignment {
             let old = self.msg_thread.get(key.0)?;
             if old.as_deref() != Some(&thread.0[..]) {
-                batch.insert(&key.0, &thread.0);
+                batch.insert(&key.0, &thread.0)?;
                 changed.push((*key, *thread));
             }
         }
-        self.msg_thread.apply_batch(batch)?;
+        batch.finish()?;
         Ok(changed)
     }
 
     /// Replaces the thread list.
     pub fn replace_threads(&self, threads: &[ThreadSummary]) -> Result<()> {
-        let mut batch = sled::Batch::default();
         let mut keep = std::collections::HashSet::new();
+        let mut batch = BoundedBatch::new(&self.threads);
         for t in threads {
-            batch.insert(&t.id.0, encode(t));
+            let value = encode(t);
+            if self.threads.get(t.id.0)?.as_deref() != Some(&value[..]) {
+                batch.insert(&t.id.0, &value)?;
+            }
             keep.insert(t.id.0);
         }
         for k in self.threads.iter().keys() {
             let k = k?;
             if !keep.contains(k.as_ref()) {
-                batch.remove(k);
+                batch.remove(&k)?;
             }
         }
-        self.threads.apply_batch(batch)?;
+        batch.finish()?;
         Ok(())
     }
 
@@ -466,4 +484,52 @@ fn decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T> {
         tree,
         reason: e.to_string(),
     })
+}
+
+/// Writes to one tree in batches of bounded size. Thread assignments and the thread
+/// list are derived data (the next rethread recomputes them), so they need no single
+/// atomic batch; and one sled batch over a whole large mailbox holds every page it
+/// touches in memory until it is applied (about 700 MB for 100k messages).
+struct BoundedBatch<'a> {
+    tree: &'a sled::Tree,
+    batch: sled::Batch,
+    len: usize,
+}
+
+impl<'a> BoundedBatch<'a> {
+    const MAX: usize = 1024;
+
+    fn new(tree: &'a sled::Tree) -> Self {
+        Self {
+            tree,
+            batch: sled::Batch::default(),
+            len: 0,
+        }
+    }
+
+    fn insert(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.batch.insert(key, value);
+        self.bump()
+    }
+
+    fn remove(&mut self, key: &[u8]) -> Result<()> {
+        self.batch.remove(key);
+        self.bump()
+    }
+
+    fn bump(&mut self) -> Result<()> {
+        self.len += 1;
+        if self.len >= Self::MAX {
+            self.tree.apply_batch(std::mem::take(&mut self.batch))?;
+            self.len = 0;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<()> {
+        if self.len > 0 {
+            self.tree.apply_batch(std::mem::take(&mut self.batch))?;
+        }
+        Ok(())
+    }
 }
