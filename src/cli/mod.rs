@@ -83,9 +83,10 @@ pub enum Command {
         /// Show each stage's rank and score for every hit.
         #[arg(long)]
         explain: bool,
-        /// Skip the late-interaction rerank in hybrid mode.
+        /// Rerank the top 20 of a hybrid search by late interaction (MaxSim over the
+        /// model's token vectors): better ranks, at about 0.7 s per search on 2 cores.
         #[arg(long)]
-        no_rerank: bool,
+        rerank: bool,
     },
     /// Ask a question; the answer quotes the mail it relies on, or says it does not know.
     Ask {
@@ -151,7 +152,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             limit,
             mode,
             explain,
-            no_rerank,
+            rerank,
         } => search::run(
             &open(&data_dir)?,
             search::SearchArgs {
@@ -159,7 +160,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                 limit,
                 mode,
                 explain,
-                rerank: !no_rerank,
+                rerank,
             },
             json,
         ),
