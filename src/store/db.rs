@@ -140,12 +140,7 @@ impl Store {
     /// documents are written only after threading, so a crash in between is caught up
     /// by a reindex when the store is next opened.
     pub fn set_documents_owed(&self, owed: bool) -> Result<()> {
-        if owed {
-            self.meta.insert("documents_owed", &[1])?;
-        } else {
-            self.meta.remove("documents_owed")?;
-        }
-        Ok(())
+        set_flag(&self.meta, "documents_owed", owed)
     }
 
     pub fn documents_owed(&self) -> Result<bool> {
@@ -472,6 +467,16 @@ fn chunk_key(key: &MessageKey, ordinal: u32) -> Vec<u8> {
     let mut k = key.0.to_vec();
     k.extend_from_slice(&ordinal.to_be_bytes());
     k
+}
+
+/// Sets or clears a durable yes/no marker in a tree.
+pub(super) fn set_flag(tree: &sled::Tree, name: &str, on: bool) -> Result<()> {
+    if on {
+        tree.insert(name, &[1])?;
+    } else {
+        tree.remove(name)?;
+    }
+    Ok(())
 }
 
 fn encode<T: Serialize>(value: &T) -> Vec<u8> {

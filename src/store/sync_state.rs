@@ -281,12 +281,7 @@ impl SyncState {
     /// Marks (or clears) a rethread owed: set before messages are added or changed,
     /// cleared once threads are rebuilt, so a crash in between is caught up.
     pub fn set_rethread_owed(&self, owed: bool) -> Result<()> {
-        if owed {
-            self.meta.insert("rethread_owed", &[1])?;
-        } else {
-            self.meta.remove("rethread_owed")?;
-        }
-        Ok(())
+        super::db::set_flag(&self.meta, "rethread_owed", owed)
     }
 
     pub fn rethread_owed(&self) -> Result<bool> {
