@@ -59,20 +59,20 @@ pub fn run(
         }];
         let mut rows = Vec::new();
         for mode in MODES {
-            rows.push(engine.evaluate_retrieval(&q, mode, true)?);
+            rows.push(engine.evaluate_retrieval(&q, mode, false)?);
         }
+        rows.push(engine.evaluate_retrieval(&q, SearchMode::Hybrid, true)?);
+        let labels = ["lexical", "semantic", "hybrid", "hybrid + MaxSim rerank"];
         if !json {
             println!(
                 "\npalimpzest-enron: \"{FRAUD_QUESTION}\" ({} relevant of 1,000)",
                 q[0].gold_message_ids.len()
             );
             println!("{:<26} {:>12} {:>10}", "mode", "precision@10", "recall@50");
-            for r in &rows {
+            for (label, r) in labels.iter().zip(&rows) {
                 println!(
                     "{:<26} {:>12.2} {:>10.2}",
-                    format!("{:?}", r.mode),
-                    r.precision_at_10,
-                    r.recall_at_50
+                    label, r.precision_at_10, r.recall_at_50
                 );
             }
         }
