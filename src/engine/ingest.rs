@@ -110,7 +110,6 @@ pub(super) fn run(
         engine.store.set_documents_owed(true)?;
     }
     let added = read_and_store(engine, &todo, &mut report, progress)?;
-    engine.lexical.commit()?;
     release_free_memory();
 
     if added.is_empty() && report.files_read == 0 {
