@@ -12,8 +12,9 @@ pub fn normalize(text: &str) -> String {
             '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '`' | '\u{00B4}' => {
                 "'"
             }
-            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{00AB}'
-            | '\u{00BB}' => "\"",
+            // A double quote inside a quote is retyped as a single one.
+            '"' | '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{00AB}'
+            | '\u{00BB}' => "'",
             '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
             | '\u{2212}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}' => "-",
             '\u{2026}' => "...",
@@ -54,7 +55,7 @@ pub fn normalize(text: &str) -> String {
 /// never does.
 pub fn occurs_verbatim(quote: &str, source: &str) -> bool {
     let q = normalize(quote);
-    let q = q.trim_matches(|c: char| c == '.' || c == ',' || c == ' ' || c == '"');
+    let q = q.trim_matches(|c: char| c == '.' || c == ',' || c == ' ' || c == '\'');
     !q.is_empty() && normalize(source).contains(q)
 }
 
@@ -66,7 +67,7 @@ mod tests {
     fn folds_look_alikes_and_whitespace() {
         assert_eq!(
             normalize("\u{201C}It\u{2019}s\u{00A0}due\u{2014}Friday\u{201D}\n  ok"),
-            "\"it's due-friday\" ok"
+            "'it's due-friday' ok"
         );
         assert_eq!(normalize("e\u{FB03}cient"), "efficient");
         assert_eq!(normalize("  a \t\r\n b  "), "a b");

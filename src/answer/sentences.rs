@@ -41,13 +41,15 @@ pub fn sentences(text: &str) -> Vec<SentenceSpan> {
             b'\n' => {
                 // A blank line always ends a sentence; a single break ends one when the
                 // line is short or the next line starts like a new item.
-                let line_start = text[..i].rfind('\n').map_or(start, |p| p + 1).max(start);
+                // The whole physical line: a sentence that began mid-line still
+                // ends a hard-wrapped line of full length.
+                let line_start = text[..i].rfind('\n').map_or(0, |p| p + 1);
                 let line = text[line_start..i].trim();
                 let next_line = text[i + 1..].lines().next().unwrap_or("").trim_start();
                 next_line.is_empty()
                     || line.len() < 60
                     || next_line.starts_with(['-', '*', '\u{2022}'])
-                    || next_line.chars().next().is_some_and(|c| c.is_ascii_digit())
+                    || starts_numbered_item(next_line)
             }
             _ => false,
         };
@@ -60,6 +62,15 @@ pub fn sentences(text: &str) -> Vec<SentenceSpan> {
     }
     push_trimmed(text, start, text.len(), &mut out);
     out
+}
+
+/// "1. Call Sally" or "2) Send the plans": a numbered list item, not a wrapped figure.
+fn starts_numbered_item(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && digits <= 2
+        && matches!(line.as_bytes().get(digits), Some(b'.' | b')'))
+        && line.as_bytes().get(digits + 1) == Some(&b' ')
 }
 
 fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<SentenceSpan>) {
