@@ -144,6 +144,12 @@ impl Conversation {
         let body = strip_opener(q);
         let mut rewritten = String::new();
         let mut replaced = false;
+        // "he" or "she" after "what did Sally say" is the person who wrote; after
+        // "who is writing the story", it is the answer, which a quote may not name.
+        let mut person_named = matches!(
+            crate::query::plan::QuestionType::of(&prev.rewrite),
+            crate::query::plan::QuestionType::Who
+        );
         for token in body.split_inclusive(|c: char| c.is_whitespace()) {
             let bare = token.trim().trim_end_matches(['?', '.', ',', '!']);
             let tail = &token.trim()[bare.len()..];
@@ -156,7 +162,7 @@ impl Conversation {
             if !replaced && PRONOUNS.contains(&lower_bare.as_str()) && !prev_topic.is_empty() {
                 rewritten.push_str(&format!("the {prev_topic}{tail}{ws_after}"));
                 replaced = true;
-            } else if PERSON_PRONOUNS.contains(&lower_bare.as_str()) {
+            } else if !person_named && PERSON_PRONOUNS.contains(&lower_bare.as_str()) {
                 match prev
                     .cited
                     .first()
@@ -166,7 +172,7 @@ impl Conversation {
                     Some(name) => rewritten.push_str(&format!("{name}{tail}{ws_after}")),
                     None => rewritten.push_str(token),
                 }
-                replaced = true;
+                person_named = true;
             } else {
                 rewritten.push_str(token);
             }
@@ -271,7 +277,10 @@ mod tests {
         let r = conv().resolve("who else was on it?");
         assert_eq!(r.standalone, "Who else was on the sally westgate report?");
         let r = conv().resolve("what did she want?");
-        assert_eq!(r.standalone, "What did Sally Beck want?");
+        assert_eq!(
+            r.standalone,
+            "What did Sally Beck want about the sally westgate report?"
+        );
     }
 
     #[test]
