@@ -67,9 +67,10 @@ fn the_enron_eval_set_meets_its_targets() {
 }
 
 /// Floors the suite holds the answer pipeline to, so it cannot get worse unnoticed.
-/// The targets are 0.90 each and are not met yet: measured 0.63 and 0.44.
-const CITATION_FLOOR: f64 = 0.58;
-const ABSTENTION_FLOOR: f64 = 0.38;
+/// The targets are 0.90 each: abstention meets it (measured 1.00); citation accuracy
+/// does not yet (measured 0.855).
+const CITATION_FLOOR: f64 = 0.83;
+const ABSTENTION_FLOOR: f64 = 0.90;
 
 #[derive(serde::Deserialize)]
 struct T5Question {

@@ -6,6 +6,9 @@
 use super::evidence::EvidenceItem;
 use super::features::{asks_money, has_amount, has_date, has_money, has_name};
 use super::injection::is_injection;
+use super::reading::{
+    anchors, has_digit, has_ratio, measures_otherwise, mentions, qualifies_otherwise, Reading,
+};
 use super::sentences::sentences;
 use super::terms::{content_words, stem};
 use super::{AnswerError, AnswerRequest, Answerer, Draft};
@@ -17,26 +20,27 @@ use std::collections::{HashMap, HashSet};
 pub struct ExtractiveConfig {
     /// Least score a sentence needs to be quoted at all.
     pub min_score: f32,
+    /// The least score when the user scoped the question to a thread: the thread is
+    /// on topic by their choice, so a generic question ("when does the event take
+    /// place?") may be answered by a sentence that shares none of its words.
+    pub scoped_min_score: f32,
     /// A further sentence is quoted when it scores at least this share of the best.
     pub companion_ratio: f32,
     /// Most sentences quoted (list questions may take this many).
     pub max_sentences: usize,
-    /// Question words at least this rare (inverse document frequency) name what the
-    /// question is about: a message that lacks them does not answer it, however close
-    /// its other words come ("the strike price of Mike's grant" vs. someone else's).
-    pub rare_idf: f32,
-    /// Share of the rare words' weight a message may lack and still answer.
-    pub max_missing_rare: f32,
+    /// Least weighted share of the question's words a message (its text, subject,
+    /// people and quoted history) must hold to be read at all.
+    pub min_message_coverage: f32,
 }
 
 impl Default for ExtractiveConfig {
     fn default() -> Self {
         Self {
-            min_score: 0.45,
+            min_score: 0.6,
+            scoped_min_score: 0.45,
             companion_ratio: 0.85,
             max_sentences: 3,
-            rare_idf: 4.25,
-            max_missing_rare: 0.0,
+            min_message_coverage: 0.4,
         }
     }
 }
@@ -55,63 +59,21 @@ pub struct ScoredSentence {
     /// Share of the question's weighted terms the sentence holds.
     pub coverage: f32,
     pub has_type: bool,
+    /// Holds one of the question's own words beyond its names and numbers: it is
+    /// about what the question asks, not only about the same people.
+    pub topical: bool,
 }
 
-/// Words that end a question's focus phrase ("which hotel did ...").
-const FOCUS_STOP: &[&str] = &[
-    "is", "was", "are", "were", "did", "does", "do", "will", "would", "has", "have", "had",
-    "should", "can", "could", "in", "on", "at", "for", "of", "to", "from", "with", "about", "by",
-    "that", "which", "who", "we", "i", "he", "she", "they", "you", "it", "my", "our", "his", "her",
-    "their", "and", "or", "when", "where", "if",
+/// How many sentences after one about the question may finish its thought.
+const LEAD_SENTENCES: usize = 3;
+/// Share of that sentence's coverage they inherit.
+const LEAD_SHARE: f32 = 0.8;
+
+/// Verbs and fillers that add nothing to what a sentence shares with the question.
+const LIGHT_WORDS: &[&str] = &[
+    "getting", "having", "making", "taking", "doing", "coming", "going", "being", "let", "like",
+    "want", "need", "today", "now", "still", "really", "very",
 ];
-
-/// The thing a "which …" or "what …" question asks for: "Which hotel did they stay
-/// at?" → hotel; "What was the winning bid?" → winning, bid. An answer must name it;
-/// a sentence about the same people and place that names no hotel is a near miss.
-pub fn focus_terms(question: &str) -> Vec<String> {
-    let words: Vec<String> = question
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase().replace("'s", ""))
-        .collect();
-    let Some(start) = words.iter().position(|w| w == "which" || w == "what") else {
-        return Vec::new();
-    };
-    let mut i = start + 1;
-    // "what was the X", "what's the X", "what is the X".
-    if words
-        .get(i)
-        .is_some_and(|w| ["was", "is", "are", "were"].contains(&w.as_str()))
-    {
-        i += 1;
-    }
-    while words
-        .get(i)
-        .is_some_and(|w| ["the", "a", "an", "kind", "type", "sort", "of"].contains(&w.as_str()))
-    {
-        i += 1;
-    }
-    let mut out = Vec::new();
-    while let Some(w) = words.get(i) {
-        if FOCUS_STOP.contains(&w.as_str()) || out.len() == 3 {
-            break;
-        }
-        if !crate::answer::terms::is_stop(w) {
-            out.push(stem(w));
-        }
-        i += 1;
-    }
-    // "what did X do" has no focus noun: the first word after "what" was a verb.
-    if words.get(start + 1).is_some_and(|w| {
-        [
-            "did", "does", "do", "will", "would", "should", "can", "could", "has", "have", "had",
-        ]
-        .contains(&w.as_str())
-    }) {
-        return Vec::new();
-    }
-    out
-}
 
 /// Greetings, sign-offs and other lines that state nothing.
 fn is_filler(s: &str) -> bool {
@@ -168,6 +130,20 @@ fn coverage(terms: &[(String, f32)], present: &HashSet<String>) -> f32 {
         / total
 }
 
+/// Like `coverage`, counting a word a message begins ("geotech" in "geotechnical").
+fn message_coverage(terms: &[(String, f32)], context: &HashSet<String>) -> f32 {
+    let total: f32 = terms.iter().map(|t| t.1).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    terms
+        .iter()
+        .filter(|(s, _)| mentions(context, s))
+        .map(|t| t.1)
+        .sum::<f32>()
+        / total
+}
+
 fn stem_set(text: &str) -> HashSet<String> {
     content_words(text).iter().map(|w| stem(w)).collect()
 }
@@ -181,12 +157,22 @@ impl ExtractiveAnswerer {
                 let weight = request.term_weights.get(&w).copied().unwrap_or(1.0);
                 (stem(&w), weight)
             })
+            .filter(|t| t.1 > 0.0)
             .collect();
-        let rare: Vec<(String, f32)> = terms
-            .iter()
-            .filter(|t| t.1 >= self.config.rare_idf)
-            .cloned()
-            .collect();
+        let typed_terms: Vec<(String, f32)> = {
+            let typed = stem_set(request.typed);
+            terms
+                .iter()
+                .filter(|t| typed.contains(&t.0))
+                .cloned()
+                .collect()
+        };
+        // The names the user typed this turn; a bare follow-up ("no, the new dates")
+        // keeps those of the question it continues.
+        let anchors = match anchors(request.typed, request.term_weights) {
+            typed if typed.is_empty() => anchors(request.question, request.term_weights),
+            typed => typed,
+        };
         // What each message says in all its passages, with its subject and people.
         let mut message_context: HashMap<&str, HashSet<String>> = HashMap::new();
         for item in &request.pack.items {
@@ -200,35 +186,108 @@ impl ExtractiveAnswerer {
             });
             context.extend(stem_set(&item.cite_text));
         }
-        // Dates and amounts are checked by type; the focus is for the other questions.
-        let focus = match request.qtype {
-            QuestionType::When | QuestionType::HowMuch => Vec::new(),
-            _ => focus_terms(request.question),
-        };
-        let money = request.qtype == QuestionType::HowMuch && asks_money(request.question);
+        let reading = Reading::of(request.question, request.qtype);
+        let focus = &reading.focus;
+        let qtype = reading.qtype;
+        // A rate or a price "per" something is a ratio.
+        let ratio = qtype == QuestionType::HowMuch
+            && (focus.last().is_some_and(|h| h == &stem("rate"))
+                || request
+                    .question
+                    .to_lowercase()
+                    .split_whitespace()
+                    .any(|w| w == "per"));
+        let money = qtype == QuestionType::HowMuch && asks_money(request.question);
+        let wants_value = !matches!(qtype, QuestionType::What | QuestionType::YesNo);
+        let asked: HashSet<String> = content_words(request.question)
+            .iter()
+            .map(|w| stem(w))
+            .collect();
         let mut out = Vec::new();
         for (idx, item) in request.pack.items.iter().enumerate() {
             let Some(context) = message_context.get(item.key.as_str()) else {
                 continue;
             };
-            if !rare.is_empty() && 1.0 - coverage(&rare, context) > self.config.max_missing_rare {
+            // A message that lacks a name or number the question gives is about
+            // something else ("the strike price of Mike's grant" vs. someone else's).
+            if anchors.iter().any(|a| !mentions(context, a)) {
+                continue;
+            }
+            // A correction ("no, the figure I sent Jacques") may leave the words of
+            // the question it corrects behind.
+            let covered =
+                message_coverage(&terms, context).max(message_coverage(&typed_terms, context));
+            if covered < self.config.min_message_coverage {
                 continue;
             }
             // A message that never names what the question asks for does not answer it.
-            if !focus.is_empty() && !focus.iter().any(|f| context.contains(f)) {
+            // The focus's qualifiers ("gate" of "gate code") must be there; its noun
+            // may be put otherwise ("the interest is 7.7%" answers "interest rate").
+            let focus_missing = match focus.as_slice() {
+                [] => false,
+                [one] => !reading.place && !mentions(context, one),
+                [modifiers @ .., _] => !modifiers.iter().all(|m| mentions(context, m)),
+            };
+            if focus_missing {
                 continue;
             }
             let item_cover = coverage(&terms, context);
+            // Coverage of the last sentences that were about the question: the one
+            // after them may finish the thought ("a summary of the utilities I paid
+            // since the closing. The total is $7,328.87.").
+            let mut recent: Vec<f32> = Vec::new();
             for span in sentences(&item.cite_text) {
                 let text = span.text(&item.cite_text);
+                let lead = recent
+                    .iter()
+                    .rev()
+                    .take(LEAD_SENTENCES)
+                    .fold(0.0f32, |a, b| a.max(*b));
+                recent.push(0.0);
                 if is_filler(text) || is_injection(text) {
                     continue;
                 }
                 let own = stem_set(text);
+                // An answer says something the question does not already say ("I am
+                // getting my knee scoped" says nothing of what the doctor found).
+                let adds = own
+                    .iter()
+                    .any(|w| !asked.contains(w) && !LIGHT_WORDS.iter().any(|l| stem(l) == *w));
+                if !adds && !has_amount(text) {
+                    continue;
+                }
+                if qualifies_otherwise(text, focus, &asked)
+                    || (qtype == QuestionType::HowMuch && measures_otherwise(&own, &asked))
+                {
+                    continue;
+                }
                 let names_focus = focus.iter().any(|f| own.contains(f));
-                let cover = coverage(&terms, &own);
-                let has_type = type_match(request.qtype, money, text);
-                let type_bonus = match (request.qtype, has_type) {
+                let topical = names_focus
+                    || terms
+                        .iter()
+                        .any(|(t, _)| !anchors.contains(t) && own.contains(t));
+                // A score, a count or a phone number need not be an amount of money.
+                let has_type = if reading.quantity {
+                    has_amount(text) || has_digit(text)
+                } else {
+                    type_match(qtype, money, text)
+                } && (!ratio || has_ratio(text));
+                let own_cover = coverage(&terms, &own);
+                if topical {
+                    if let Some(last) = recent.last_mut() {
+                        *last = own_cover;
+                    }
+                }
+                // Only a sentence that states what a typed question wants (a date,
+                // an amount, a name) may finish another's thought.
+                let finishes = lead > 0.0 && wants_value && has_type;
+                let cover = if finishes {
+                    own_cover.max(LEAD_SHARE * lead)
+                } else {
+                    own_cover
+                };
+                let topical = topical || finishes;
+                let type_bonus = match (qtype, has_type) {
                     (QuestionType::YesNo | QuestionType::What, _) => 0.0,
                     (_, true) => 0.25,
                     (_, false) => -0.2,
@@ -242,6 +301,7 @@ impl ExtractiveAnswerer {
                     score,
                     coverage: cover,
                     has_type,
+                    topical,
                 });
             }
         }
@@ -250,18 +310,22 @@ impl ExtractiveAnswerer {
     }
 
     fn compose(&self, request: &AnswerRequest<'_>, ranked: &[ScoredSentence]) -> Option<String> {
-        let needs_type = matches!(request.qtype, QuestionType::When | QuestionType::HowMuch);
+        let qtype = Reading::of(request.question, request.qtype).qtype;
+        let needs_type = matches!(qtype, QuestionType::When | QuestionType::HowMuch);
         // A "when" or "how much" is answered only by a sentence that states a date or
-        // an amount.
-        let best = if needs_type {
-            ranked.iter().find(|s| s.has_type)?
+        // an amount, and every answer by a sentence about what the question asks.
+        let best = ranked
+            .iter()
+            .find(|s| (s.topical || request.scoped) && (s.has_type || !needs_type))?;
+        let least = if request.scoped {
+            self.config.scoped_min_score
         } else {
-            ranked.first()?
+            self.config.min_score
         };
-        if best.score < self.config.min_score {
+        if best.score < least {
             return None;
         }
-        let limit = match request.qtype {
+        let limit = match qtype {
             QuestionType::List => self.config.max_sentences,
             _ => 2,
         };
@@ -270,7 +334,8 @@ impl ExtractiveAnswerer {
             if chosen.len() >= limit {
                 break;
             }
-            let close = s.score >= best.score * self.config.companion_ratio;
+            let close = (s.topical || request.scoped)
+                && s.score >= best.score * self.config.companion_ratio;
             // A second sentence is worth quoting when the best one lacks what the
             // question type needs and this one has it, from the same message.
             let completes = !best.has_type && s.has_type && s.item == best.item && s.coverage > 0.0;
@@ -345,6 +410,8 @@ mod tests {
         let weights = HashMap::new();
         let req = AnswerRequest {
             question,
+            typed: question,
+            scoped: false,
             qtype: QuestionType::of(question),
             term_weights: &weights,
             pack,
@@ -405,21 +472,6 @@ mod tests {
         assert!(!is_filler(
             "Send the plans to Kipp @ home on Monday evening please."
         ));
-    }
-
-    #[test]
-    fn the_focus_is_what_follows_which_or_what() {
-        assert_eq!(focus_terms("Which hotel did Ken stay at?"), vec!["hotel"]);
-        assert_eq!(
-            focus_terms("What was the winning bid in the sale?"),
-            vec!["winn", "bid"]
-        );
-        assert_eq!(
-            focus_terms("What's the gate code for the house?"),
-            vec!["gat", "cod"]
-        );
-        assert!(focus_terms("What did the doctor find?").is_empty());
-        assert!(focus_terms("Who wrote it?").is_empty());
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod features;
 pub mod injection;
 pub mod normalize;
 pub mod prompt;
+pub mod reading;
 pub mod sentences;
 pub mod terms;
 pub mod validate;
@@ -23,9 +24,15 @@ use std::collections::HashMap;
 pub struct AnswerRequest<'a> {
     /// The standalone question (follow-ups already resolved).
     pub question: &'a str,
+    /// What the user typed this turn ("no, I meant the one I sent Jacques"): the
+    /// names in it, not those of an earlier turn, are what an answer must be about.
+    pub typed: &'a str,
+    /// The user scoped the question to a thread and this evidence comes from it.
+    pub scoped: bool,
     pub qtype: QuestionType,
     /// Rarity of each question term in the mailbox (inverse document frequency);
-    /// missing terms weigh 1.
+    /// missing terms weigh 1, and words that only scope the search (a folder, a date)
+    /// weigh 0.
     pub term_weights: &'a HashMap<String, f32>,
     pub pack: &'a EvidencePack,
 }

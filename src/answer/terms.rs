@@ -129,6 +129,11 @@ const STOP: &[&str] = &[
     "out",
     "going",
     "go",
+    "am",
+    "among",
+    "between",
+    "folder",
+    "messages",
 ];
 
 pub fn is_stop(word: &str) -> bool {

@@ -218,7 +218,11 @@ impl Engine {
                 .filter(|w| !scope.contains(w))
                 .collect();
             let docs = self.lexical.doc_count().max(1);
-            idf_weights(&terms, |t| self.lexical.body_doc_freq(t), docs)
+            let mut weights = idf_weights(&terms, |t| self.lexical.body_doc_freq(t), docs);
+            for w in scope {
+                weights.entry(w).or_insert(0.0);
+            }
+            weights
         };
         let extractive = ExtractiveAnswerer::default();
 
@@ -287,6 +291,8 @@ impl Engine {
             timings.insert("pack".into(), ms(t));
             let request = AnswerRequest {
                 question: &resolved.standalone,
+                typed: question,
+                scoped: in_thread && opts.thread.is_some(),
                 qtype: plan.qtype,
                 term_weights: &weights,
                 pack: &pack,

@@ -87,6 +87,14 @@ const NICKNAMES: &[(&str, &str)] = &[
     ("gene", "eugene"),
 ];
 
+/// The full first names a nickname stands for ("liz" → "elizabeth").
+pub fn full_names(nick: &str) -> impl Iterator<Item = &'static str> + '_ {
+    NICKNAMES
+        .iter()
+        .filter(move |(n, _)| *n == nick)
+        .map(|(_, full)| *full)
+}
+
 /// Lowercased name parts of a display name or address.
 fn name_parts(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
