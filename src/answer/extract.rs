@@ -475,6 +475,49 @@ mod tests {
     }
 
     #[test]
+    fn a_near_miss_is_not_an_answer() {
+        let pack = EvidencePack::build(
+            vec![item(
+                "We plan to sell the Falcon by year-end. The aircraft has a market value of $20-22 million.",
+                "Ann",
+            )],
+            1000,
+        );
+        // A market value is not what it sold for.
+        assert!(matches!(
+            ask("How much did the Falcon finally sell for?", &pack),
+            Draft::NoAnswer(_)
+        ));
+        let pack = EvidencePack::build(
+            vec![item(
+                "Per Margie, the access code for the Aspen house is 2001.",
+                "Bo",
+            )],
+            1000,
+        );
+        // An access code is not the gate code.
+        assert!(matches!(
+            ask("What's the gate code for the house in Aspen?", &pack),
+            Draft::NoAnswer(_)
+        ));
+    }
+
+    #[test]
+    fn the_next_sentence_may_finish_the_thought() {
+        let pack = EvidencePack::build(
+            vec![item(
+                "I have attached a summary of the utilities I paid since the closing. The total is $7,328.87.",
+                "Phillip",
+            )],
+            1000,
+        );
+        match ask("How much did I pay in utilities since the closing?", &pack) {
+            Draft::Text(t) => assert!(t.contains("$7,328.87"), "{t}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn nothing_relevant_means_no_answer() {
         let pack = EvidencePack::build(
             vec![item("Lunch is at noon in the cafeteria today.", "Bo")],
