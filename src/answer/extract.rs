@@ -4,10 +4,11 @@
 //! a "who" a name; a sentence without it must earn its place on the words alone.
 
 use super::evidence::EvidenceItem;
-use super::features::{asks_money, has_amount, has_date, has_money, has_name};
+use super::features::{asks_money, has_amount, has_date, has_money, proper_names};
 use super::injection::is_injection;
 use super::reading::{
-    anchors, has_digit, has_ratio, measures_otherwise, mentions, qualifies_otherwise, Reading,
+    anchors, has_code, has_digit, has_ratio, measures_otherwise, mentions, qualifies_otherwise,
+    Reading,
 };
 use super::sentences::sentences;
 use super::terms::{content_words, stem};
@@ -101,14 +102,22 @@ fn is_filler(s: &str) -> bool {
 }
 
 /// Whether a sentence states what the question type asks for; `money` narrows a
-/// "how much" to sums of money ("how much did we pay").
-fn type_match(qtype: QuestionType, money: bool, sentence: &str) -> bool {
+/// "how much" to sums of money ("how much did we pay"). A "who" or "where" wants a
+/// name the question does not already give ("where did I ask Kipp Flores to send
+/// the plans" is not answered by "we are working with Kipp Flores").
+fn type_match(qtype: QuestionType, money: bool, sentence: &str, asked: &HashSet<String>) -> bool {
+    let new_name = || {
+        proper_names(sentence)
+            .iter()
+            .any(|n| content_words(n).iter().any(|w| !asked.contains(&stem(w))))
+    };
     match qtype {
         QuestionType::When => has_date(sentence),
         QuestionType::HowMuch if money => has_money(sentence),
         QuestionType::HowMuch => has_amount(sentence),
-        QuestionType::Who => has_name(sentence),
-        QuestionType::Where => has_name(sentence),
+        QuestionType::Who => new_name(),
+        // A room or a building may be a code: "in EB49C1".
+        QuestionType::Where => new_name() || has_code(sentence),
         QuestionType::List => {
             sentence.contains(',') || sentence.trim_start().starts_with(['-', '*'])
         }
@@ -270,7 +279,7 @@ impl ExtractiveAnswerer {
                 let has_type = if reading.quantity {
                     has_amount(text) || has_digit(text)
                 } else {
-                    type_match(qtype, money, text)
+                    type_match(qtype, money, text, &asked)
                 } && (!ratio || has_ratio(text));
                 let own_cover = coverage(&terms, &own);
                 if topical {
@@ -500,6 +509,24 @@ mod tests {
             ask("What's the gate code for the house in Aspen?", &pack),
             Draft::NoAnswer(_)
         ));
+    }
+
+    #[test]
+    fn a_where_wants_a_name_the_question_does_not_give() {
+        let pack = EvidencePack::build(
+            vec![item(
+                "We are working with Kipp Flores on the house plans. Kipp, please send the sets of my house plans to Dyal Roberts Custom Homes.",
+                "Phillip",
+            )],
+            1000,
+        );
+        match ask(
+            "Where did I ask Kipp Flores to send the sets of my house plans?",
+            &pack,
+        ) {
+            Draft::Text(t) => assert!(t.starts_with("\"Kipp, please send"), "{t}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

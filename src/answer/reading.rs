@@ -284,6 +284,15 @@ pub fn has_ratio(text: &str) -> bool {
         || lower.split_whitespace().any(|w| w == "per")
 }
 
+/// Whether a text holds a code of letters and digits ("EB49C1", "N5733").
+pub fn has_code(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        w.len() >= 3
+            && w.chars().any(|c| c.is_ascii_digit())
+            && w.chars().any(|c| c.is_ascii_uppercase())
+    })
+}
+
 pub fn has_digit(text: &str) -> bool {
     text.chars().any(|c| c.is_ascii_digit())
 }
