@@ -240,7 +240,7 @@ impl ExtractiveAnswerer {
             if focus_missing {
                 continue;
             }
-            let item_cover = coverage(&terms, context);
+            let item_cover = message_coverage(&terms, context);
             // Coverage of the last sentences that were about the question: the one
             // after them may finish the thought ("a summary of the utilities I paid
             // since the closing. The total is $7,328.87.").

@@ -210,8 +210,8 @@ const TITLES: &[&str] = &[
 ];
 
 /// Whether a set of stems mentions an anchor: the same stem, a word it begins
-/// ("Ken" in "Kenneth", "geotech" in "geotechnical"), or the name a nickname is
-/// short for ("Liz" for "Elizabeth").
+/// ("Ken" in "Kenneth", "geotech" in "geotechnical"), the name a nickname is short
+/// for ("Liz" for "Elizabeth"), or a long word misspelt by one letter ("Chancelor").
 pub fn mentions(stems: &HashSet<String>, anchor: &str) -> bool {
     stems.contains(anchor)
         || (anchor.len() >= 3
@@ -219,6 +219,27 @@ pub fn mentions(stems: &HashSet<String>, anchor: &str) -> bool {
                 .iter()
                 .any(|s| s.len() > anchor.len() && s.starts_with(anchor)))
         || full_names(anchor).any(|full| stems.contains(&stem(full)))
+        || (anchor.len() >= MISSPELT_LEN && stems.iter().any(|s| one_edit_apart(s, anchor)))
+}
+
+/// Words at least this long are recognised with one letter wrong.
+const MISSPELT_LEN: usize = 7;
+
+/// Whether two words differ by one inserted, deleted or replaced letter.
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if long.len() - short.len() > 1 || short.len() < MISSPELT_LEN - 1 {
+        return false;
+    }
+    let prefix = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    if short.len() == long.len() {
+        // One replaced letter: the rest after it agrees.
+        prefix < short.len() && short[prefix + 1..] == long[prefix + 1..]
+    } else {
+        // One letter more in the long word.
+        short[prefix..] == long[prefix + 1..]
+    }
 }
 
 /// Whether a sentence names the question's kind of thing with another qualifier
@@ -356,6 +377,10 @@ mod tests {
         assert!(mentions(&stems, "liz"));
         assert!(mentions(&stems, "geotech"));
         assert!(!mentions(&stems, "reed"));
+        let stems: HashSet<String> = ["chancelor".to_string()].into_iter().collect();
+        assert!(mentions(&stems, "chancellor"));
+        assert!(!mentions(&stems, "chancery"));
+        assert!(one_edit_apart("geotechnical", "geotechnicak"));
     }
 
     #[test]
