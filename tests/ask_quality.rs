@@ -68,8 +68,8 @@ fn the_enron_eval_set_meets_its_targets() {
 
 /// Floors the suite holds the answer pipeline to, so it cannot get worse unnoticed.
 /// The targets are 0.90 each: abstention meets it (measured 1.00); citation accuracy
-/// does not yet (measured 0.855).
-const CITATION_FLOOR: f64 = 0.83;
+/// does not yet (measured 0.871: 54 of 62).
+const CITATION_FLOOR: f64 = 0.85;
 const ABSTENTION_FLOOR: f64 = 0.90;
 
 #[derive(serde::Deserialize)]
