@@ -2,7 +2,8 @@
 //! loopback: the first sync at start, new mail pushed by IDLE as a `NewMail` event and
 //! then found by a search through the handle, the sync request reaching every
 //! account, a refused login reported as an error event while local mail stays
-//! searchable, and searches answered while a large first sync runs. Times (APPEND to
+//! searchable, searches answered while a large first sync runs, and a sync asked for
+//! during an ingest run after it rather than refused. Times (APPEND to
 //! searchable, search latency during a sync) are printed, never asserted.
 
 mod common;
@@ -245,8 +246,11 @@ fn new_mail_pushed_by_idle_reaches_the_ui_handle_and_is_searchable() {
         assert_eq!(hits[0].subject, format!("{word} sighting {i}"));
         assert_eq!(hits[0].folder, "test/INBOX");
     }
-    // The new mail goes through the background work path (embedding) like an ingest.
-    if !ui.seen.iter().any(|s| s.contains("Idle")) {
+    // The new mail goes through the background work path (embedding) like an ingest;
+    // the sync below starts once the work for the last new message has ended.
+    let last_new_mail = ui.seen.iter().rposition(|s| s.starts_with("NewMail"));
+    let idle_since = last_new_mail.is_some_and(|i| ui.seen[i..].iter().any(|s| s.contains("Idle")));
+    if !idle_since {
         ui.wait("the background work after new mail", 60, |e| {
             matches!(e, EngineEvent::Progress(Progress::Idle { .. })).then_some(())
         });
@@ -413,4 +417,40 @@ fn timed_search(ui: &mut Ui, query: &str) -> (f64, Option<usize>) {
         _ => None,
     });
     (asked.elapsed().as_secs_f64(), synced)
+}
+
+/// A sync asked for while other background work runs (here an ingest and its
+/// embedding) is not refused: it runs when that work ends.
+#[test]
+fn a_sync_asked_for_during_an_ingest_runs_after_it() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let mut ui = Ui::open(&work.path().join("data"), &config);
+    // The server is empty: the first sync stores nothing and starts no other work.
+    ui.wait("the first sync", 60, |e| {
+        matches!(e, EngineEvent::Synced { account, .. } if account == ACCOUNT).then_some(())
+    });
+    append(
+        &server,
+        "Archive",
+        &[message(0, "pangolin", "3 Feb 2024 10:00:00 +0000")],
+    );
+    ui.send(EngineRequest::Ingest {
+        paths: vec![common::demo_mailbox()],
+        embed: true,
+    });
+    ui.send(EngineRequest::Sync);
+    let summary = ui.wait("the end of the sync", 120, |e| match e {
+        EngineEvent::Progress(Progress::Idle { summary }) if summary.contains(ACCOUNT) => {
+            Some(summary.clone())
+        }
+        _ => None,
+    });
+    assert!(summary.contains("test: 1 new message"), "{summary}");
+    assert_eq!(ui.search("pangolin").len(), 1);
+    assert!(!ui.search("strike price").is_empty(), "the ingest ran too");
+    assert!(ui.errors().is_empty(), "{:#?}", ui.errors());
 }

@@ -201,9 +201,10 @@ struct Shared {
     yield_embed: AtomicBool,
     /// The newest search request: older ones not yet started are skipped.
     latest_search: AtomicU64,
-    /// Ingest or embedding in progress: a second one waits for the write lock anyway,
-    /// so a duplicate request is not queued behind it.
+    /// Ingest, sync or embedding in progress.
     background_busy: AtomicBool,
+    /// Background work asked for while other work ran: it runs next, once.
+    queued_work: Mutex<Option<work::Work>>,
     /// New mail was stored while background work ran: it embeds that too before it
     /// ends.
     embed_again: AtomicBool,
@@ -256,6 +257,7 @@ impl EngineHandle {
             yield_embed: AtomicBool::new(false),
             latest_search: AtomicU64::new(0),
             background_busy: AtomicBool::new(false),
+            queued_work: Mutex::new(None),
             embed_again: AtomicBool::new(false),
             imap: Mutex::new(None),
         });

@@ -125,12 +125,13 @@ impl App {
             }
             Command::Status => self.status.popup = !self.status.popup,
             Command::Sync => {
-                if self.status.busy {
-                    self.status.note("background work is already running");
+                let note = if self.status.busy {
+                    "the sync starts when the background work ends"
                 } else {
-                    self.start_background(EngineRequest::Sync);
-                    self.status.note("syncing the mailbox");
-                }
+                    "syncing the mailbox"
+                };
+                self.start_background(EngineRequest::Sync);
+                self.status.note(note);
             }
             Command::Help => self.help = Some(HelpState::default()),
             Command::Quit => self.quit = true,

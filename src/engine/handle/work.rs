@@ -21,13 +21,71 @@ pub(super) struct Work {
     pub embed: bool,
 }
 
-/// Runs `work`, then an idle report; refused while other background work runs.
+impl Work {
+    /// Adds another request's work to this one (a sync asked for during an ingest).
+    fn merge(&mut self, other: Work) {
+        if let Some(more) = other.paths {
+            let paths = self.paths.get_or_insert_with(Vec::new);
+            for p in more {
+                if !paths.contains(&p) {
+                    paths.push(p);
+                }
+            }
+        }
+        self.imap |= other.imap;
+        self.embed |= other.embed;
+    }
+}
+
+/// Runs `work`, then an idle report. While other background work runs, `work` waits
+/// for it and runs next (requests that arrive meanwhile are merged into one run).
 pub(super) fn background(shared: &Shared, work: Work) {
+    // Queued before the busy flag is tried: whoever holds the flag after this sees it.
+    queue(shared, work);
     if shared.background_busy.swap(true, Ordering::SeqCst) {
-        shared.error(None, "background work is already running");
         return;
     }
-    run(shared, work, true);
+    run_queued(shared);
+}
+
+fn queue(shared: &Shared, work: Work) {
+    let mut queued = shared
+        .queued_work
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match queued.as_mut() {
+        Some(waiting) => waiting.merge(work),
+        None => *queued = Some(work),
+    }
+}
+
+fn take_queued(shared: &Shared) -> Option<Work> {
+    shared
+        .queued_work
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .take()
+}
+
+/// Runs the queued work while holding `background_busy` (taken by the caller), until
+/// none is left; releases the flag.
+fn run_queued(shared: &Shared) {
+    loop {
+        match take_queued(shared) {
+            Some(work) => run(shared, work, true),
+            None => shared.background_busy.store(false, Ordering::SeqCst),
+        }
+        // `run` released the flag: work queued meanwhile runs now, unless another
+        // caller took the flag and runs it.
+        let waiting = shared
+            .queued_work
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .is_some();
+        if !waiting || shared.background_busy.swap(true, Ordering::SeqCst) {
+            return;
+        }
+    }
 }
 
 /// Embeds mail a sync just stored. Quiet: the user was told of the mail already. When
@@ -43,6 +101,15 @@ pub(super) fn embed_new_mail(shared: &Shared) {
         embed: true,
     };
     run(shared, work, false);
+    // A request that arrived during this quiet run waits for nobody else.
+    let waiting = shared
+        .queued_work
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .is_some();
+    if waiting && !shared.background_busy.swap(true, Ordering::SeqCst) {
+        run_queued(shared);
+    }
 }
 
 /// Runs `work` while holding `background_busy`; `announce` puts what was done in the
