@@ -125,32 +125,28 @@ fn type_match(qtype: QuestionType, money: bool, sentence: &str, asked: &HashSet<
     }
 }
 
-/// Weighted share of the question's stems present in a set of stems.
-fn coverage(terms: &[(String, f32)], present: &HashSet<String>) -> f32 {
+/// Weighted share of the question's stems that `found` accepts.
+fn weighted_share(terms: &[(String, f32)], found: impl Fn(&str) -> bool) -> f32 {
     let total: f32 = terms.iter().map(|t| t.1).sum();
     if total <= 0.0 {
         return 0.0;
     }
     terms
         .iter()
-        .filter(|(s, _)| present.contains(s))
+        .filter(|(s, _)| found(s))
         .map(|t| t.1)
         .sum::<f32>()
         / total
 }
 
+/// Weighted share of the question's stems present in a set of stems.
+fn coverage(terms: &[(String, f32)], present: &HashSet<String>) -> f32 {
+    weighted_share(terms, |s| present.contains(s))
+}
+
 /// Like `coverage`, counting a word a message begins ("geotech" in "geotechnical").
 fn message_coverage(terms: &[(String, f32)], context: &HashSet<String>) -> f32 {
-    let total: f32 = terms.iter().map(|t| t.1).sum();
-    if total <= 0.0 {
-        return 0.0;
-    }
-    terms
-        .iter()
-        .filter(|(s, _)| mentions(context, s))
-        .map(|t| t.1)
-        .sum::<f32>()
-        / total
+    weighted_share(terms, |s| mentions(context, s))
 }
 
 fn stem_set(text: &str) -> HashSet<String> {
@@ -208,6 +204,7 @@ impl ExtractiveAnswerer {
                     .any(|w| w == "per"));
         let money = qtype == QuestionType::HowMuch && asks_money(request.question);
         let wants_value = !matches!(qtype, QuestionType::What | QuestionType::YesNo);
+        let light: HashSet<String> = LIGHT_WORDS.iter().map(|l| stem(l)).collect();
         let asked: HashSet<String> = content_words(request.question)
             .iter()
             .map(|w| stem(w))
@@ -259,9 +256,7 @@ impl ExtractiveAnswerer {
                 let own = stem_set(text);
                 // An answer says something the question does not already say ("I am
                 // getting my knee scoped" says nothing of what the doctor found).
-                let adds = own
-                    .iter()
-                    .any(|w| !asked.contains(w) && !LIGHT_WORDS.iter().any(|l| stem(l) == *w));
+                let adds = own.iter().any(|w| !asked.contains(w) && !light.contains(w));
                 if !adds && !has_amount(text) {
                     continue;
                 }

@@ -48,11 +48,20 @@ pub(super) fn background(shared: &Shared, work: Work) {
     run_queued(shared);
 }
 
-fn queue(shared: &Shared, work: Work) {
-    let mut queued = shared
+/// The queue slot; a panic elsewhere while holding it leaves nothing half-written.
+fn queued(shared: &Shared) -> std::sync::MutexGuard<'_, Option<Work>> {
+    shared
         .queued_work
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn has_queued(shared: &Shared) -> bool {
+    queued(shared).is_some()
+}
+
+fn queue(shared: &Shared, work: Work) {
+    let mut queued = queued(shared);
     match queued.as_mut() {
         Some(waiting) => waiting.merge(work),
         None => *queued = Some(work),
@@ -60,11 +69,7 @@ fn queue(shared: &Shared, work: Work) {
 }
 
 fn take_queued(shared: &Shared) -> Option<Work> {
-    shared
-        .queued_work
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .take()
+    queued(shared).take()
 }
 
 /// Runs the queued work while holding `background_busy` (taken by the caller), until
@@ -77,11 +82,7 @@ fn run_queued(shared: &Shared) {
         }
         // `run` released the flag: work queued meanwhile runs now, unless another
         // caller took the flag and runs it.
-        let waiting = shared
-            .queued_work
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .is_some();
+        let waiting = has_queued(shared);
         if !waiting || shared.background_busy.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -102,11 +103,7 @@ pub(super) fn embed_new_mail(shared: &Shared) {
     };
     run(shared, work, false);
     // A request that arrived during this quiet run waits for nobody else.
-    let waiting = shared
-        .queued_work
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .is_some();
+    let waiting = has_queued(shared);
     if waiting && !shared.background_busy.swap(true, Ordering::SeqCst) {
         run_queued(shared);
     }
