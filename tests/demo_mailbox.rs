@@ -283,6 +283,20 @@ fn the_binary_speaks_json_and_points_at_query_errors() {
         assert!(!hits[0][field].is_null(), "{field} missing");
     }
 
+    // A reader that goes away (`| head`) ends the output, not with a panic.
+    let mut child = Command::new(bin)
+        .arg("--data-dir")
+        .arg(tmp.path())
+        .args(["search", "budget OR roof OR offsite", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("binary ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
     let out = run(&["stats", "--json"]);
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(stats["messages"], 44);

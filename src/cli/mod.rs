@@ -141,6 +141,16 @@ pub fn run(cli: Cli) -> Result<i32> {
     };
     let data_dir = data_dir(cli.data_dir.clone())?;
     let json = cli.json;
+    if matches!(
+        command,
+        Command::Search { .. }
+            | Command::Show { .. }
+            | Command::Stats
+            | Command::Quarantine
+            | Command::Status
+    ) {
+        quiet_on_closed_pipe();
+    }
     match command {
         Command::Ingest { paths, no_embed } => {
             ingest::run(&mut open(&data_dir)?, &paths, !no_embed, json)
@@ -191,6 +201,17 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
         Command::Bench(args) => bench::run(args, json),
         Command::Sync(args) => sync::run(&data_dir, args, json),
+    }
+}
+
+/// A command that only prints what the store holds ends quietly when its reader
+/// goes away (`quoth search x | head`), as Unix tools do, instead of failing on the
+/// closed pipe. Commands that write or talk to a server keep the signal ignored.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of one signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
