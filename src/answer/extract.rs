@@ -231,7 +231,9 @@ impl ExtractiveAnswerer {
             // may be put otherwise ("the interest is 7.7%" answers "interest rate").
             let focus_missing = match focus.as_slice() {
                 [] => false,
-                [one] => !reading.place && !mentions(context, one),
+                // A list names its items, not their kind: "vacancies #2, 12, 20a"
+                // answers "which units were vacant".
+                [one] => !reading.place && qtype != QuestionType::List && !mentions(context, one),
                 [modifiers @ .., _] => !modifiers.iter().all(|m| mentions(context, m)),
             };
             if focus_missing {
@@ -537,6 +539,39 @@ mod tests {
             Draft::Text(t) => assert!(t.contains("$7,328.87"), "{t}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_list_names_its_items_not_their_kind() {
+        let pack = EvidencePack::build(
+            vec![item(
+                "Lucy, here is the Stagecoach rentroll. My only question is about #18. It looks like there are five vacancies #2,12,20a,35,40.",
+                "Phillip",
+            )],
+            1000,
+        );
+        match ask(
+            "Which units at the Stagecoach were vacant on the rentroll?",
+            &pack,
+        ) {
+            Draft::Text(t) => assert!(t.contains("#2,12,20a,35,40"), "{t}"),
+            other => panic!("{other:?}"),
+        }
+        // A single thing still has to be named.
+        let pack = EvidencePack::build(
+            vec![item(
+                "Lucy, here is the Stagecoach rentroll. Rent is due on the 5th, 12th and 20th.",
+                "Phillip",
+            )],
+            1000,
+        );
+        assert!(matches!(
+            ask(
+                "Which contractor at the Stagecoach did the rentroll name?",
+                &pack
+            ),
+            Draft::NoAnswer(_)
+        ));
     }
 
     #[test]

@@ -5,15 +5,14 @@
 //! citation validator → if too few claims survive, one retry with wider retrieval →
 //! else "I don't know", with what was searched.
 
-use super::retrieve::{Retrieval, RetrieveHints, RetrieveOptions, SearchMode};
+use super::retrieve::{RetrieveHints, RetrieveOptions, SearchMode};
 use super::{Engine, Result};
 use crate::answer::conversation::{CitedMessage, Conversation, Turn};
-use crate::answer::evidence::{EvidenceItem, EvidencePack};
+use crate::answer::evidence::EvidencePack;
 use crate::answer::extract::{idf_weights, ExtractiveAnswerer};
 use crate::answer::terms::content_words;
 use crate::answer::validate::validate;
 use crate::answer::{AnswerError, AnswerRequest, Answerer, Draft};
-use crate::mail::clean::SegmentKind;
 use crate::mail::model::MessageKey;
 use crate::query::plan::Plan;
 use serde::Serialize;
@@ -280,14 +279,15 @@ impl Engine {
                     notes.push("the thread holds no evidence: widened to the whole mailbox".into());
                     continue;
                 }
-                if attempt.label == "mailbox" && plan.date.is_some() {
-                    // A date read wrongly must not hide the answer: try without it.
+                if attempt.label == "mailbox" && plan.filters_may_hide() {
+                    // A date or person read wrongly must not hide the answer: try
+                    // without them.
                     continue;
                 }
                 break;
             }
             let t = Instant::now();
-            let pack = self.evidence_pack(&retrieval, attempt.budget)?;
+            let pack = self.evidence_pack(&retrieval, &plan.people, attempt.budget)?;
             timings.insert("pack".into(), ms(t));
             let request = AnswerRequest {
                 question: &resolved.standalone,
@@ -383,107 +383,6 @@ impl Engine {
                 format!("{base} ({})", any.join(" OR "))
             }
         }
-    }
-
-    /// The numbered passages: each hit's best chunk, then the other chunks of the
-    /// three best messages, within the token budget.
-    fn evidence_pack(&self, retrieval: &Retrieval, budget: usize) -> Result<EvidencePack> {
-        let mut items = Vec::new();
-        let mut extra = Vec::new();
-        for (rank, hit) in retrieval.hits.iter().enumerate() {
-            let Some(key) = MessageKey::from_hex(&hit.hit.key) else {
-                continue;
-            };
-            let message = self.store.message(&key)?;
-            let recipients = message
-                .as_ref()
-                .map(|m| {
-                    format!(
-                        "{} {}",
-                        crate::mail::model::display_list(&m.to),
-                        crate::mail::model::display_list(&m.cc)
-                    )
-                })
-                .unwrap_or_default();
-            let context = message.as_ref().map(quoted_context).unwrap_or_default();
-            let item = |cite_text: String, start: u32, end: u32, at: Place| EvidenceItem {
-                n: 0,
-                key: hit.hit.key.clone(),
-                message_id: hit.hit.message_id.clone(),
-                thread_id: hit.hit.thread_id.clone(),
-                date: hit.hit.date,
-                from: hit.hit.from.clone(),
-                recipients: recipients.clone(),
-                subject: hit.hit.subject.clone(),
-                context: context.clone(),
-                cite_text,
-                start,
-                end,
-                attachment: at.0,
-                page: at.1,
-                score: hit.hit.score,
-                rank: rank + 1,
-            };
-            let best = hit.chunk.as_ref().map(|c| c.ordinal);
-            match &hit.chunk {
-                Some(c) => items.push(item(
-                    c.cite_text.clone(),
-                    c.start,
-                    c.end,
-                    (c.attachment.clone(), c.page),
-                )),
-                None => {
-                    if let Some(c) = self.store.chunks_of(&key)?.into_iter().next() {
-                        let at = place(&c);
-                        items.push(item(c.cite_text, c.start, c.end, at));
-                    }
-                }
-            }
-            if rank < 3 {
-                for c in self.store.chunks_of(&key)? {
-                    if Some(c.ordinal) != best && (best.is_some() || c.ordinal != 0) {
-                        let at = place(&c);
-                        extra.push(item(c.cite_text, c.start, c.end, at));
-                    }
-                }
-            }
-        }
-        items.extend(extra);
-        Ok(EvidencePack::build(items, budget))
-    }
-}
-
-/// The most of a message's quoted history kept as context for its passages.
-const CONTEXT_BYTES: usize = 2000;
-
-/// The start of what a message quotes or forwards: what it replies to, without the
-/// address lists of the quoted headers (Lotus Notes quotes list every recipient).
-fn quoted_context(msg: &crate::store::StoredMessage) -> String {
-    let mut out = String::new();
-    let quoted = msg
-        .segments
-        .iter()
-        .filter(|seg| matches!(seg.kind, SegmentKind::Quoted | SegmentKind::Forwarded));
-    for line in quoted.flat_map(|seg| msg.segment_text(seg).lines()) {
-        if line.contains('@') || line.trim().is_empty() {
-            continue;
-        }
-        if out.len() + line.len() > CONTEXT_BYTES {
-            break;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
-}
-
-/// An attachment's name and page, when a passage comes from one.
-type Place = (Option<String>, Option<u32>);
-
-fn place(chunk: &crate::store::StoredChunk) -> Place {
-    match &chunk.attachment {
-        Some(a) => (Some(a.name.clone()), a.page),
-        None => (None, None),
     }
 }
 

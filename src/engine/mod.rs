@@ -8,6 +8,7 @@ mod ask;
 mod attachment_view;
 mod attachments;
 mod embedding;
+mod evidence_pack;
 pub mod handle;
 mod ingest;
 mod ingest_batch;

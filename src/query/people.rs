@@ -30,7 +30,96 @@ pub struct PersonMention {
     /// Names and addresses to look for in a message's people (lowercased).
     pub match_terms: Vec<String>,
     pub confidence: f32,
+    /// The question puts them at one end of a message: "did I ask Kipp Flores",
+    /// "what did Sally write", not "when do Liz and Jose Luis arrive".
+    pub correspondent: bool,
 }
+
+/// Words before a name that make its bearer the sender or a recipient.
+const WRITES_TO: &[&str] = &[
+    "ask",
+    "asked",
+    "tell",
+    "told",
+    "email",
+    "emailed",
+    "mail",
+    "mailed",
+    "send",
+    "sent",
+    "from",
+    "cc",
+    "forward",
+    "forwarded",
+    "remind",
+    "reminded",
+    "thank",
+    "thanked",
+    "reply",
+    "replied",
+    "answer",
+    "answered",
+    "write",
+    "wrote",
+    "inform",
+    "informed",
+];
+
+/// Words after a name that make its bearer the writer of a message.
+const WRITES: &[&str] = &[
+    "say",
+    "said",
+    "says",
+    "write",
+    "wrote",
+    "writes",
+    "send",
+    "sent",
+    "sends",
+    "ask",
+    "asked",
+    "asks",
+    "tell",
+    "told",
+    "tells",
+    "reply",
+    "replied",
+    "email",
+    "emailed",
+    "mention",
+    "mentioned",
+    "suggest",
+    "suggested",
+    "propose",
+    "proposed",
+    "offer",
+    "offered",
+    "promise",
+    "promised",
+    "confirm",
+    "confirmed",
+    "recommend",
+    "recommended",
+    "agree",
+    "agreed",
+    "report",
+    "reported",
+    "quote",
+    "quoted",
+    "explain",
+    "explained",
+];
+
+/// Adverbs that may stand between a name and its verb ("Liz first said").
+const BETWEEN: &[&str] = &[
+    "first",
+    "last",
+    "ever",
+    "originally",
+    "finally",
+    "actually",
+    "also",
+];
 
 const NICKNAMES: &[(&str, &str)] = &[
     ("phil", "phillip"),
@@ -158,6 +247,8 @@ impl AddressBook {
                 .unwrap_or("");
             let mut parts = name_parts(&p.name);
             parts.extend(name_parts(local));
+            // The whole local part too, for names read from addresses.
+            parts.push(local.to_lowercase().replace(['.', '_', '-'], ""));
             parts.sort();
             parts.dedup();
             for part in parts {
@@ -170,6 +261,33 @@ impl AddressBook {
     pub fn restore(mut self) -> Self {
         self.reindex();
         self
+    }
+
+    /// People whose address spells a first and last name the way addresses
+    /// usually do: kippflores, kipp.flores, kipp_flores, kflores.
+    fn lookup_address(&self, first: &str, last: &str) -> Vec<usize> {
+        let (first, last) = (first.to_lowercase(), last.to_lowercase());
+        let Some(initial) = first.chars().next() else {
+            return Vec::new();
+        };
+        let mut out: Vec<usize> = Vec::new();
+        for local in [format!("{first}{last}"), format!("{initial}{last}")] {
+            for &p in self.index.get(&local).into_iter().flatten() {
+                let person = &self.people[p];
+                let spelt = person.addresses.iter().any(|a| {
+                    a.split('@')
+                        .next()
+                        .is_some_and(|l| l.replace(['.', '_', '-'], "") == local)
+                });
+                // kflores@ may be a Kevin Flores the headers name.
+                let name = person.name.to_lowercase();
+                let same_first = name.contains(&first) || !name.contains(' ');
+                if spelt && same_first && !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        out
     }
 
     fn lookup(&self, word: &str) -> Vec<usize> {
@@ -201,6 +319,7 @@ impl AddressBook {
                 i += 1;
                 continue;
             }
+            let start = i;
             let mut found = self.lookup(&lower);
             let mut mention = raw.to_string();
             // A following capitalised word narrows "Sally" to "Sally Beck".
@@ -211,8 +330,15 @@ impl AddressBook {
                         .into_iter()
                         .filter(|p| found.contains(p))
                         .collect();
+                    let by_address = self.lookup_address(raw, next);
                     if !narrowed.is_empty() {
                         found = narrowed;
+                        mention = format!("{raw} {next}");
+                        i += 1;
+                    } else if !by_address.is_empty() {
+                        // "Kipp Flores" who writes from kippflores@... and is never
+                        // named in a header.
+                        found = by_address;
                         mention = format!("{raw} {next}");
                         i += 1;
                     } else if found.is_empty() {
@@ -228,6 +354,14 @@ impl AddressBook {
             if found.is_empty() {
                 continue;
             }
+            let lower_at = |k: usize| words.get(k).map(|w| w.to_lowercase());
+            let before = start.checked_sub(1).and_then(lower_at);
+            let after = match lower_at(i) {
+                Some(w) if BETWEEN.contains(&w.as_str()) => lower_at(i + 1),
+                w => w,
+            };
+            let correspondent = before.is_some_and(|w| WRITES_TO.contains(&w.as_str()))
+                || after.is_some_and(|w| WRITES.contains(&w.as_str()));
             let total: u32 = found.iter().map(|&p| self.people[p].messages).sum();
             let top = found
                 .iter()
@@ -256,6 +390,7 @@ impl AddressBook {
                     mention,
                     match_terms,
                     confidence,
+                    correspondent,
                 });
             }
         }
@@ -305,6 +440,42 @@ mod tests {
         let m = b.mentions("What did Sally want?");
         assert!(m[0].match_terms.contains(&"sally beck".to_string()));
         assert!(!m[0].match_terms.contains(&"sally smith".to_string()));
+    }
+
+    #[test]
+    fn a_name_known_only_from_an_address_is_found_by_it() {
+        let mut pairs = vec![("", "kippflores@mcleodusa.net"); 3];
+        pairs.extend(vec![("Brenda Flores", "brenda.flores@enron.com"); 20]);
+        pairs.extend(vec![("Kevin Flores", "kflores@example.com"); 5]);
+        let b = AddressBook::build(pairs.into_iter());
+        let m = b.mentions("Where did I ask Kipp Flores to send the plans?");
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].mention, "Kipp Flores");
+        assert_eq!(
+            m[0].match_terms,
+            vec!["kippflores", "kippflores@mcleodusa.net"]
+        );
+        assert!(m[0].confidence > 0.8);
+    }
+
+    #[test]
+    fn a_correspondent_is_who_writes_or_is_written_to() {
+        let mut pairs = vec![("Liz Vittor", "ealvittor@yahoo.com"); 5];
+        pairs.extend(vec![("Jose Luis", "jose.luis@example.com"); 5]);
+        pairs.extend(vec![("Richard Morgan", "richard.morgan@example.com"); 5]);
+        let b = AddressBook::build(pairs.into_iter());
+        let m = b.mentions("When did Liz first say she and Jose Luis would come to Aspen?");
+        let role: Vec<(&str, bool)> = m
+            .iter()
+            .map(|m| (m.mention.as_str(), m.correspondent))
+            .collect();
+        assert_eq!(role, vec![("Liz", true), ("Jose Luis", false)]);
+        let m = b.mentions("What budget did Phillip tell Richard Morgan he had?");
+        assert!(m
+            .iter()
+            .any(|m| m.mention == "Richard Morgan" && m.correspondent));
+        let m = b.mentions("Is Richard Morgan still at Austin Energy?");
+        assert!(!m[0].correspondent);
     }
 
     #[test]

@@ -81,6 +81,7 @@ impl QuestionType {
         {
             Self::Where
         } else if starts("list ")
+            || asks_which_of_many(&q)
             || has("what are the")
             || has("which are the")
             || starts("name the")
@@ -111,6 +112,27 @@ impl QuestionType {
             Self::What => "what",
         }
     }
+}
+
+/// "Which units were vacant", "which forms did I need": a which-question whose
+/// noun is plural asks for a list.
+fn asks_which_of_many(q: &str) -> bool {
+    let Some(rest) = q.strip_prefix("which ") else {
+        return false;
+    };
+    const ENDS: &[&str] = &[
+        "did", "do", "does", "is", "are", "was", "were", "has", "have", "had", "will", "would",
+        "can", "could", "should", "at", "in", "on", "of", "from", "for", "to", "with", "by",
+        "that", "i", "we", "you", "he", "she", "they",
+    ];
+    let head = rest
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .take_while(|w| !ENDS.contains(w))
+        .last()
+        .unwrap_or("");
+    let head = head.trim_end_matches('\'');
+    head.len() > 3 && head.ends_with('s') && !head.ends_with("ss") && !head.ends_with("'s")
 }
 
 /// A folder the question restricts itself to.
@@ -147,7 +169,12 @@ const ATTACHMENT_WORDS: &[&str] = &[
 ];
 
 /// Date confidence at or above which the date becomes a filter rather than a hint.
-pub const DATE_FILTER_CONFIDENCE: f32 = 0.8;
+/// A month without its year (the latest one) is enough: the search falls back to the
+/// whole mailbox when the month holds no answer.
+pub const DATE_FILTER_CONFIDENCE: f32 = 0.7;
+
+/// Person confidence at or above which a correspondent becomes a filter.
+pub const PERSON_FILTER_CONFIDENCE: f32 = 0.85;
 
 impl Plan {
     pub fn make(question: &str, book: &AddressBook, now: i64) -> Plan {
@@ -208,6 +235,17 @@ impl Plan {
             if let Some(f) = &self.folder {
                 q.push(format!("folder:{}", quote(&f.folder)));
             }
+            for p in self.filter_people() {
+                let any: Vec<String> = p
+                    .match_terms
+                    .iter()
+                    .filter(|t| t.contains('@') && !t.contains(char::is_whitespace))
+                    .flat_map(|a| ["from", "to", "cc"].map(|f| format!("{f}:{}", quote(a))))
+                    .collect();
+                if !any.is_empty() {
+                    q.push(format!("({})", any.join(" OR ")));
+                }
+            }
             if let Some(d) = self
                 .date
                 .as_ref()
@@ -219,6 +257,22 @@ impl Plan {
             }
         }
         q.join(" ")
+    }
+
+    /// People the question names in full as the sender or a recipient ("did I ask
+    /// Kipp Flores", "what did Sally Beck write"): the search keeps to their mail
+    /// first. Someone only talked about ("when do Liz and Jose Luis come") is not one.
+    pub fn filter_people(&self) -> impl Iterator<Item = &PersonMention> {
+        self.people.iter().filter(|p| {
+            p.correspondent && p.mention.contains(' ') && p.confidence >= PERSON_FILTER_CONFIDENCE
+        })
+    }
+
+    /// Whether a date or person read wrongly may have kept the answer out of the
+    /// search (as a filter or by favouring other mail), so that a wider search
+    /// without them is worth a try.
+    pub fn filters_may_hide(&self) -> bool {
+        self.date.is_some() || self.filter_people().next().is_some()
     }
 
     /// Names and addresses of the people asked about, for the people heuristic.
@@ -315,6 +369,39 @@ mod tests {
         assert_eq!(t("Did Phillip approve the budget?"), QuestionType::YesNo);
         assert_eq!(t("What are the items on the agenda?"), QuestionType::List);
         assert_eq!(t("What did Sally want?"), QuestionType::What);
+        assert_eq!(
+            t("Which units at the Stagecoach were vacant?"),
+            QuestionType::List
+        );
+        assert_eq!(
+            t("Which Texas Real Estate Commission forms did I need?"),
+            QuestionType::List
+        );
+        assert_eq!(t("Which hotel did Ken stay at?"), QuestionType::What);
+        assert_eq!(t("Which address is Sally's?"), QuestionType::What);
+    }
+
+    #[test]
+    fn a_named_correspondent_filters_the_first_search() {
+        let mut pairs = vec![("", "kippflores@mcleodusa.net"); 3];
+        pairs.extend(vec![("Jose Luis", "jose.luis@example.com"); 5]);
+        let book = AddressBook::build(pairs.into_iter());
+        let plan = Plan::make(
+            "Where did I ask Kipp Flores to send the house plans?",
+            &book,
+            992_606_400,
+        );
+        assert_eq!(
+            plan.to_query(None, true),
+            "kipp flores house plans (from:\"kippflores@mcleodusa.net\" \
+             OR to:\"kippflores@mcleodusa.net\" OR cc:\"kippflores@mcleodusa.net\")"
+        );
+        assert_eq!(plan.to_query(None, false), "kipp flores house plans");
+        assert!(plan.filters_may_hide());
+        // Someone talked about is no filter.
+        let plan = Plan::make("When will Jose Luis come to Aspen?", &book, 992_606_400);
+        assert!(!plan.to_query(None, true).contains("from:"));
+        assert!(!plan.filters_may_hide());
     }
 
     #[test]
