@@ -67,9 +67,10 @@ fn the_enron_eval_set_meets_its_targets() {
 }
 
 /// Floors the suite holds the answer pipeline to, so it cannot get worse unnoticed.
-/// The targets are 0.90 each: abstention meets it (measured 1.00); citation accuracy
-/// does not yet (measured 0.871: 54 of 62).
-const CITATION_FLOOR: f64 = 0.85;
+/// The targets are 0.90 each, and both are met (measured: citation accuracy 0.903,
+/// 56 of 62; abstention 1.00). The citation floor leaves one item of room, since
+/// the vector graph is built in parallel and its neighbours may differ by a rank.
+const CITATION_FLOOR: f64 = 0.88;
 const ABSTENTION_FLOOR: f64 = 0.90;
 
 #[derive(serde::Deserialize)]
