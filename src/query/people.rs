@@ -36,89 +36,27 @@ pub struct PersonMention {
 }
 
 /// Words before a name that make its bearer the sender or a recipient.
+#[rustfmt::skip]
 const WRITES_TO: &[&str] = &[
-    "ask",
-    "asked",
-    "tell",
-    "told",
-    "email",
-    "emailed",
-    "mail",
-    "mailed",
-    "send",
-    "sent",
-    "from",
-    "cc",
-    "forward",
-    "forwarded",
-    "remind",
-    "reminded",
-    "thank",
-    "thanked",
-    "reply",
-    "replied",
-    "answer",
-    "answered",
-    "write",
-    "wrote",
-    "inform",
-    "informed",
+    "ask", "asked", "tell", "told", "email", "emailed", "mail", "mailed", "send", "sent",
+    "from", "cc", "forward", "forwarded", "remind", "reminded", "thank", "thanked", "reply",
+    "replied", "answer", "answered", "write", "wrote", "inform", "informed",
 ];
 
 /// Words after a name that make its bearer the writer of a message.
+#[rustfmt::skip]
 const WRITES: &[&str] = &[
-    "say",
-    "said",
-    "says",
-    "write",
-    "wrote",
-    "writes",
-    "send",
-    "sent",
-    "sends",
-    "ask",
-    "asked",
-    "asks",
-    "tell",
-    "told",
-    "tells",
-    "reply",
-    "replied",
-    "email",
-    "emailed",
-    "mention",
-    "mentioned",
-    "suggest",
-    "suggested",
-    "propose",
-    "proposed",
-    "offer",
-    "offered",
-    "promise",
-    "promised",
-    "confirm",
-    "confirmed",
-    "recommend",
-    "recommended",
-    "agree",
-    "agreed",
-    "report",
-    "reported",
-    "quote",
-    "quoted",
-    "explain",
-    "explained",
+    "say", "said", "says", "write", "wrote", "writes", "send", "sent", "sends", "ask",
+    "asked", "asks", "tell", "told", "tells", "reply", "replied", "email", "emailed",
+    "mention", "mentioned", "suggest", "suggested", "propose", "proposed", "offer",
+    "offered", "promise", "promised", "confirm", "confirmed", "recommend", "recommended",
+    "agree", "agreed", "report", "reported", "quote", "quoted", "explain", "explained",
 ];
 
 /// Adverbs that may stand between a name and its verb ("Liz first said").
+#[rustfmt::skip]
 const BETWEEN: &[&str] = &[
-    "first",
-    "last",
-    "ever",
-    "originally",
-    "finally",
-    "actually",
-    "also",
+    "first", "last", "ever", "originally", "finally", "actually", "also",
 ];
 
 const NICKNAMES: &[(&str, &str)] = &[
@@ -185,6 +123,16 @@ pub fn full_names(nick: &str) -> impl Iterator<Item = &'static str> + '_ {
 }
 
 /// Lowercased name parts of a display name or address.
+/// An address's local part with its separators dropped: kipp.flores → kippflores.
+fn joined_local(address: &str) -> String {
+    address
+        .split('@')
+        .next()
+        .unwrap_or("")
+        .to_lowercase()
+        .replace(['.', '_', '-'], "")
+}
+
 fn name_parts(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|p| p.len() > 1)
@@ -248,7 +196,7 @@ impl AddressBook {
             let mut parts = name_parts(&p.name);
             parts.extend(name_parts(local));
             // The whole local part too, for names read from addresses.
-            parts.push(local.to_lowercase().replace(['.', '_', '-'], ""));
+            parts.push(joined_local(local));
             parts.sort();
             parts.dedup();
             for part in parts {
@@ -274,11 +222,7 @@ impl AddressBook {
         for local in [format!("{first}{last}"), format!("{initial}{last}")] {
             for &p in self.index.get(&local).into_iter().flatten() {
                 let person = &self.people[p];
-                let spelt = person.addresses.iter().any(|a| {
-                    a.split('@')
-                        .next()
-                        .is_some_and(|l| l.replace(['.', '_', '-'], "") == local)
-                });
+                let spelt = person.addresses.iter().any(|a| joined_local(a) == local);
                 // kflores@ may be a Kevin Flores the headers name.
                 let name = person.name.to_lowercase();
                 let same_first = name.contains(&first) || !name.contains(' ');
@@ -330,15 +274,15 @@ impl AddressBook {
                         .into_iter()
                         .filter(|p| found.contains(p))
                         .collect();
-                    let by_address = self.lookup_address(raw, next);
+                    // "Kipp Flores" who writes from kippflores@... and is never named
+                    // in a header.
+                    let narrowed = if narrowed.is_empty() {
+                        self.lookup_address(raw, next)
+                    } else {
+                        narrowed
+                    };
                     if !narrowed.is_empty() {
                         found = narrowed;
-                        mention = format!("{raw} {next}");
-                        i += 1;
-                    } else if !by_address.is_empty() {
-                        // "Kipp Flores" who writes from kippflores@... and is never
-                        // named in a header.
-                        found = by_address;
                         mention = format!("{raw} {next}");
                         i += 1;
                     } else if found.is_empty() {
