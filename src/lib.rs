@@ -14,4 +14,5 @@ pub mod query;
 pub mod retrieve;
 pub mod source;
 pub mod store;
+pub mod terminal_text;
 pub mod tui;

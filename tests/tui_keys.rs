@@ -29,9 +29,13 @@ pub struct Harness {
 
 impl Harness {
     pub fn demo(theme: Theme, w: u16, h: u16) -> Harness {
+        Self::with_mailbox(&common::demo_mailbox(), theme, w, h)
+    }
+
+    pub fn with_mailbox(mailbox: &std::path::Path, theme: Theme, w: u16, h: u16) -> Harness {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut engine = common::open(dir.path());
-        common::ingest(&mut engine, &[common::demo_mailbox()]);
+        common::ingest(&mut engine, &[mailbox.to_path_buf()]);
         if common::models().is_some() {
             common::embed_all(&mut engine);
         } else {
@@ -383,4 +387,57 @@ fn every_default_key_has_an_observable_effect() {
         "keys without an effect:\n{}",
         failures.join("\n")
     );
+}
+
+/// Hostile mail (tests/fixtures/hostile-mail) in every pane: the thread list, the
+/// reader, the chat answer and the evidence. No cell holds a control character or a
+/// bidi override, and placeholders show where the escapes were.
+#[test]
+fn hostile_mail_renders_as_placeholders_in_every_pane() {
+    let mailbox =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-mail");
+    let mut h = Harness::with_mailbox(&mailbox, Theme::plain(), 160, 40);
+    let unsafe_cell = |h: &Harness| {
+        h.term
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol().to_string())
+            .find(|s| {
+                s.chars().any(|c| {
+                    let u = c as u32;
+                    u < 0x20
+                        || u == 0x7f
+                        || (0x80..=0x9f).contains(&u)
+                        || matches!(u, 0x202A..=0x202E | 0x2066..=0x2069)
+                })
+            })
+    };
+    let screen = h.screen();
+    assert!(
+        screen.contains('␛'),
+        "the thread list shows placeholders:\n{screen}"
+    );
+    assert_eq!(unsafe_cell(&h), None, "{screen}");
+    // Open each thread in the reader.
+    for _ in 0..2 {
+        h.keys("<Enter>");
+        let screen = h.screen();
+        assert!(h.app.reader.is_some());
+        assert!(
+            screen.contains('␛'),
+            "the reader shows placeholders:\n{screen}"
+        );
+        assert_eq!(unsafe_cell(&h), None, "{screen}");
+        h.keys("qj");
+    }
+    h.keys("iWhen is the quarterly audit?<Enter>");
+    let screen = h.screen();
+    assert!(screen.contains("May 8"), "{screen}");
+    assert_eq!(unsafe_cell(&h), None, "{screen}");
+    h.keys("<Esc>1");
+    let screen = h.screen();
+    assert!(screen.contains("Evidence (1)"), "{screen}");
+    assert_eq!(unsafe_cell(&h), None, "{screen}");
 }

@@ -252,3 +252,72 @@ fn new_mail_appears_in_the_thread_pane_while_the_ui_is_open() {
     tmux.send(&["Escape"]);
     quit(&tmux);
 }
+
+/// Hostile mail in a real terminal: the thread list, the reader and an answer show
+/// its escapes as placeholders, and neither the pane title (OSC 0) nor tmux's
+/// clipboard buffers (OSC 52, which tmux accepts with `set-clipboard on`) change.
+#[test]
+fn hostile_mail_neither_retitles_the_terminal_nor_writes_the_clipboard() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mail = tmp.path().join("mail");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-mail"),
+        &mail,
+    );
+    let no_accounts = tmp.path().join("no-accounts.toml");
+    std::fs::write(&no_accounts, "").expect("config");
+    let command = format!(
+        "env QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 TERM=xterm-256color '{}' \
+         --maildir '{}'",
+        tmp.path().join("data").display(),
+        no_accounts.display(),
+        env!("CARGO_BIN_EXE_quoth"),
+        mail.display()
+    );
+    let tmux = Tmux::start(&command);
+    assert!(tmux
+        .cmd(&["set-option", "-g", "set-clipboard", "on"])
+        .status
+        .success());
+    let title = |t: &Tmux| {
+        String::from_utf8_lossy(&t.cmd(&["display-message", "-p", "#{pane_title}"]).stdout)
+            .trim()
+            .to_string()
+    };
+    let before = title(&tmux);
+    let screen = tmux.wait_for("the thread list", 90, |s| {
+        s.contains("Threads (2)") && s.contains('␛')
+    });
+    assert!(screen.contains("PWNED-TITLE"), "{screen}");
+    for _ in 0..2 {
+        tmux.send(&["Enter"]);
+        tmux.wait_for("the reader", 20, |s| s.contains("quotes folded"));
+        tmux.send(&["q", "j"]);
+    }
+    tmux.send(&["i"]);
+    tmux.type_text("When is the quarterly audit?");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the answer", 60, |s| {
+        s.contains("May 8") && s.contains("[1]")
+    });
+    tmux.send(&["Escape", "1"]);
+    tmux.wait_for("the evidence", 30, |s| s.contains("Evidence (1)"));
+    let after = title(&tmux);
+    assert!(
+        !after.contains("PWNED") && !after.contains("C1TITLE"),
+        "title: {after}"
+    );
+    assert_eq!(before, after, "the pane title is unchanged");
+    let buffers = tmux.cmd(&["list-buffers"]);
+    assert!(
+        String::from_utf8_lossy(&buffers.stdout).trim().is_empty(),
+        "no clipboard buffer was written: {}",
+        String::from_utf8_lossy(&buffers.stdout)
+    );
+    // The top of the screen was not cleared: the thread pane's border is there.
+    assert!(tmux.screen().lines().next().unwrap_or("").contains('┌'));
+    quit(&tmux);
+}

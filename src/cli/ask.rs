@@ -1,6 +1,6 @@
 //! `quoth ask "QUESTION" [--thread ID] [--session NAME] [--llm] [--json]`
 
-use super::output::{print_json, use_color};
+use super::output::{print_json, safe, safe_line, use_color};
 use anyhow::{Context, Result};
 use quoth::answer::conversation::Conversation;
 use quoth::answer::extract::ExtractiveAnswerer;
@@ -75,12 +75,12 @@ pub fn run(engine: &Engine, data_dir: &Path, args: AskArgs, json: bool) -> Resul
     };
     let streaming = !json && args.llm;
     let mut on_event = |e: AskEvent| match e {
-        AskEvent::Rewrite(r) if !json => eprintln!("(asking: {r})"),
+        AskEvent::Rewrite(r) if !json => eprintln!("(asking: {})", safe_line(&r)),
         AskEvent::Delta(d) if streaming => {
-            eprint!("{d}");
+            eprint!("{}", safe(&d));
             let _ = std::io::stderr().flush();
         }
-        AskEvent::Note(n) if !json => eprintln!("note: {n}"),
+        AskEvent::Note(n) if !json => eprintln!("note: {}", safe_line(&n)),
         _ => {}
     };
     let outcome = engine.ask(
@@ -127,13 +127,13 @@ pub fn print_text(o: &AskOutcome) {
         ("", "", "")
     };
     for n in &o.notes {
-        eprintln!("{dim}note: {n}{reset}");
+        eprintln!("{dim}note: {}{reset}", safe_line(n));
     }
-    println!("{bold}{}{reset}", o.display_text());
+    outln!("{bold}{}{reset}", safe(&o.display_text()));
     if o.citations.is_empty() {
         return;
     }
-    println!();
+    outln!();
     let mut last = 0;
     for c in &o.citations {
         if c.n == last {
@@ -141,24 +141,24 @@ pub fn print_text(o: &AskOutcome) {
         }
         last = c.n;
         let source = match (&c.attachment, c.page) {
-            (Some(a), Some(p)) => format!(" [{a}, page {p}]"),
-            (Some(a), None) => format!(" [{a}]"),
+            (Some(a), Some(p)) => format!(" [{}, page {p}]", safe_line(a)),
+            (Some(a), None) => format!(" [{}]", safe_line(a)),
             _ => String::new(),
         };
-        println!(
+        outln!(
             "[{}] {} · {} · {}{source}",
             c.n,
             c.date
                 .as_deref()
                 .map(|d| d.get(..10).unwrap_or(d))
                 .unwrap_or("(no date)"),
-            c.from,
-            c.subject
+            safe_line(&c.from),
+            safe_line(&c.subject)
         );
-        println!(
+        outln!(
             "    {dim}{}{reset}",
-            c.message_id.as_deref().unwrap_or(&c.key)
+            safe_line(c.message_id.as_deref().unwrap_or(&c.key))
         );
-        println!("    \"{}\"", c.quote);
+        outln!("    \"{}\"", safe_line(&c.quote));
     }
 }

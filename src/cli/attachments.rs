@@ -1,6 +1,7 @@
 //! Attachment work and output shared by `quoth ingest`, `quoth embed`, `quoth show`,
 //! `quoth status` and the demo.
 
+use super::output::safe_line;
 use anyhow::Result;
 use quoth::attach::{OcrEngine, PdfLimits};
 use quoth::engine::{AttachReport, AttachmentState, Engine};
@@ -25,12 +26,16 @@ pub fn extract(engine: &mut Engine, json: bool) -> Result<AttachReport> {
         eprintln!();
     }
     if !json && report.extracted > 0 {
-        println!(
+        outln!(
             "read {} attachments ({} pages, {} by OCR) into {} chunks in {:.1} s",
-            report.extracted, report.pages, report.ocr_pages, report.chunks, report.seconds
+            report.extracted,
+            report.pages,
+            report.ocr_pages,
+            report.chunks,
+            report.seconds
         );
         if report.ocr_pages == 0 && OcrEngine::detect().is_none() {
-            println!(
+            outln!(
                 "note: scanned pages are read only with OCR: apt install tesseract-ocr poppler-utils"
             );
         }
@@ -41,12 +46,15 @@ pub fn extract(engine: &mut Engine, json: bool) -> Result<AttachReport> {
 /// `Attachment:` lines for `quoth show`, each with its status sentence.
 pub fn print_states(states: &[AttachmentState]) {
     for a in states {
-        println!(
+        outln!(
             "Attachment: {} ({}, {} bytes) [{}]",
-            a.name, a.mime_type, a.size, a.status
+            safe_line(&a.name),
+            safe_line(&a.mime_type),
+            a.size,
+            a.status
         );
         if a.status != "no_text_view" {
-            println!("            {}", a.message);
+            outln!("            {}", safe_line(&a.message));
         }
     }
 }

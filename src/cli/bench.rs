@@ -217,12 +217,16 @@ fn bench_ingest(
         )?;
         return Ok(0);
     }
-    println!(
+    outln!(
         "{:<40} {:>9} {:>9} {:>10} {:>12}",
-        "ingest", "messages", "seconds", "msg/s", "peak RSS MB"
+        "ingest",
+        "messages",
+        "seconds",
+        "msg/s",
+        "peak RSS MB"
     );
     for r in &rows {
-        println!(
+        outln!(
             "{:<40} {:>9} {:>9.2} {:>10.0} {:>12.1}",
             r["name"].as_str().unwrap_or(""),
             r["messages"],
@@ -232,10 +236,10 @@ fn bench_ingest(
         );
     }
     if let Some(r) = ratio {
-        println!("quoth cold Maildir ingest is {r:.2}x mu's rate");
+        outln!("quoth cold Maildir ingest is {r:.2}x mu's rate");
     }
     if let Some(s) = search {
-        println!(
+        outln!(
             "search over {} queries on {} messages: p50 {:.2} ms, p95 {:.2} ms",
             s["queries"],
             s["messages"],
@@ -355,14 +359,14 @@ fn measure(mut cmd: Command) -> Result<Measured> {
 
 fn count_maildir(dir: &Path) -> usize {
     quoth::source::discover(&[dir.to_path_buf()])
-        .map(|f| f.len())
+        .map(|f| f.files.len())
         .unwrap_or(0)
 }
 
 /// Reads every file once so each tool starts from the same warm page cache.
 fn warm_cache(dir: &Path) {
-    if let Ok(files) = quoth::source::discover(&[dir.to_path_buf()]) {
-        for f in files {
+    if let Ok(found) = quoth::source::discover(&[dir.to_path_buf()]) {
+        for f in found.files {
             let _ = std::fs::read(&f.path);
         }
     }
@@ -402,7 +406,7 @@ fn bench_semantic(
         super::output::print_json(&out)?;
         return Ok(0);
     }
-    println!(
+    outln!(
         "embedding {} chunks ({} distinct texts, {:.0}% skipped as duplicates): {:.1} s, {:.1} texts/s, {:.1} chunks/s, peak RSS {:.0} MB",
         stats.chunks,
         texts,
@@ -412,7 +416,7 @@ fn bench_semantic(
         out["chunks_per_s"].as_f64().unwrap_or(0.0),
         embed.peak_rss_mb
     );
-    println!("vector index on disk: {:.1} MB", vector_bytes as f64 / 1e6);
+    outln!("vector index on disk: {:.1} MB", vector_bytes as f64 / 1e6);
     print_latency(&latency, false)
 }
 
@@ -422,7 +426,7 @@ fn print_latency(latency: &serde_json::Value, json: bool) -> Result<i32> {
         super::output::print_json(latency)?;
         return Ok(0);
     }
-    println!(
+    outln!(
         "searched store: {} vectors, vector index {:.1} MB on disk, peak RSS of the searching process {:.0} MB",
         latency["vectors"],
         latency["vector_index_mb"].as_f64().unwrap_or(0.0),
@@ -432,7 +436,7 @@ fn print_latency(latency: &serde_json::Value, json: bool) -> Result<i32> {
         ("hybrid search", &latency["default"]),
         ("hybrid + rerank", &latency["rerank"]),
     ] {
-        println!(
+        outln!(
             "{name} over {} questions on {} messages ({} vectors): p50 {:.1} ms, p95 {:.1} ms",
             l["queries"],
             l["messages"],

@@ -52,7 +52,7 @@ pub fn run(data_dir: &Path, questions: &Path, passes: usize, json: bool) -> Resu
         })
         .collect();
     let out = json!({
-        "messages": engine.store().message_count(),
+        "messages": engine.store().message_count()?,
         "asks": timed.len(),
         "p50_ms": pct(0.5),
         "p95_ms": pct(0.95),
@@ -62,11 +62,11 @@ pub fn run(data_dir: &Path, questions: &Path, passes: usize, json: bool) -> Resu
     if json {
         print_json(&out)?;
     } else {
-        println!(
+        outln!(
             "warm ask (extractive) over {} messages: {} asks, p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
             out["messages"], out["asks"], pct(0.5), pct(0.95), pct(1.0)
         );
-        println!("stage medians (ms): {}", serde_json::Value::Object(stages));
+        outln!("stage medians (ms): {}", serde_json::Value::Object(stages));
     }
     Ok(0)
 }

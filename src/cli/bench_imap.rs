@@ -73,12 +73,12 @@ pub fn run(maildir: &Path, runs: usize, work_dir: Option<PathBuf>, json: bool) -
     if json {
         print_json(&figures)?;
     } else {
-        println!(
+        outln!(
             "initial sync: {total} messages in {initial_s:.2} s ({:.0} messages/s, median of {runs})",
             total as f64 / initial_s
         );
-        println!("no-change sync: {no_change_s:.3} s (median of 5)");
-        println!("APPEND to searchable with IDLE: {push_s:.3} s (median of 5)");
+        outln!("no-change sync: {no_change_s:.3} s (median of 5)");
+        outln!("APPEND to searchable with IDLE: {push_s:.3} s (median of 5)");
     }
     let _ = std::fs::remove_dir_all(&work);
     Ok(0)

@@ -58,16 +58,16 @@ pub fn run(shared: Option<PathBuf>, runs: usize, ocr_pages: u32, json: bool) -> 
         }))?;
         return Ok(0);
     }
-    println!(
+    outln!(
         "text layer: GeoTopo, {pages} pages in {text_secs:.2} s = {text_rate:.1} pages/s ({runs} runs)"
     );
     match ocr {
-        Some((n, s)) => println!(
+        Some((n, s)) => outln!(
             "OCR: {n} GeoTopo pages rendered at 200 dpi and read in {s:.2} s = {:.2} pages/s ({:.2} s/page)",
             n as f64 / s.max(1e-9),
             s / f64::from(n.max(1))
         ),
-        None => println!("OCR: skipped, install tesseract-ocr and poppler-utils"),
+        None => outln!("OCR: skipped, install tesseract-ocr and poppler-utils"),
     }
     Ok(0)
 }

@@ -37,7 +37,7 @@ pub fn run(
         }
         rows.push(engine.evaluate_retrieval(&set, SearchMode::Hybrid, false)?);
         if !json {
-            println!(
+            outln!(
                 "question set {} ({} questions)",
                 questions.display(),
                 set.len()
@@ -64,15 +64,17 @@ pub fn run(
         rows.push(engine.evaluate_retrieval(&q, SearchMode::Hybrid, true)?);
         let labels = ["lexical", "semantic", "hybrid", "hybrid + MaxSim rerank"];
         if !json {
-            println!(
+            outln!(
                 "\npalimpzest-enron: \"{FRAUD_QUESTION}\" ({} relevant of 1,000)",
                 q[0].gold_message_ids.len()
             );
-            println!("{:<26} {:>12} {:>10}", "mode", "precision@10", "recall@50");
+            outln!("{:<26} {:>12} {:>10}", "mode", "precision@10", "recall@50");
             for (label, r) in labels.iter().zip(&rows) {
-                println!(
+                outln!(
                     "{:<26} {:>12.2} {:>10.2}",
-                    label, r.precision_at_10, r.recall_at_50
+                    label,
+                    r.precision_at_10,
+                    r.recall_at_50
                 );
             }
         }
@@ -85,9 +87,13 @@ pub fn run(
 }
 
 fn print_rows(rows: &[ModeScores], labels: &[&str]) {
-    println!(
+    outln!(
         "{:<26} {:>9} {:>7} {:>9} {:>10}",
-        "mode", "recall@5", "MRR", "evidence", "p50 ms"
+        "mode",
+        "recall@5",
+        "MRR",
+        "evidence",
+        "p50 ms"
     );
     for (i, r) in rows.iter().enumerate() {
         let label = labels
@@ -95,9 +101,13 @@ fn print_rows(rows: &[ModeScores], labels: &[&str]) {
             .filter(|l| !l.is_empty())
             .map(|l| l.to_string())
             .unwrap_or_else(|| format!("{:?}", r.mode).to_lowercase());
-        println!(
+        outln!(
             "{:<26} {:>9.3} {:>7.3} {:>9.2} {:>10.1}",
-            label, r.recall_at_5, r.mrr, r.evidence_rate, r.p50_ms
+            label,
+            r.recall_at_5,
+            r.mrr,
+            r.evidence_rate,
+            r.p50_ms
         );
     }
 }

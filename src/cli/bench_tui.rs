@@ -68,7 +68,7 @@ pub fn run(args: TuiBenchArgs, json: bool) -> Result<i32> {
     }
     let report = serde_json::Value::Object(report);
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_report(&report);
     }
@@ -77,19 +77,19 @@ pub fn run(args: TuiBenchArgs, json: bool) -> Result<i32> {
 
 fn print_report(r: &serde_json::Value) {
     if let Some(v) = r.get("first_frame_ms") {
-        println!(
+        outln!(
             "start to first frame:              {:>8.1} ms (median)",
             v["median"].as_f64().unwrap_or(0.0)
         );
     }
     if let Some(v) = r.get("first_frame_with_threads_ms") {
-        println!(
+        outln!(
             "start to first frame with threads: {:>8.1} ms (median)",
             v["median"].as_f64().unwrap_or(0.0)
         );
     }
     if let Some(v) = r.get("keys_during_ingest") {
-        println!(
+        outln!(
             "keystroke to redraw during ingest: p50 {:.2} ms, p95 {:.2} ms over {} keys ({} after it); ingest {:.1} s",
             v["p50_ms"].as_f64().unwrap_or(0.0),
             v["p95_ms"].as_f64().unwrap_or(0.0),

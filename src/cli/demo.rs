@@ -76,7 +76,7 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
         print_json(&json!({"ingest": report, "stats": stats, "searches": searches}))?;
         return Ok(0);
     }
-    println!(
+    outln!(
         "Demo mailbox {}: {} messages in {} threads ({} added now), data in {}",
         mailbox.display(),
         stats.messages,
@@ -86,22 +86,22 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
     );
     let color = use_color();
     for (q, hits) in &results {
-        println!("\n$ quoth search '{q}'");
+        outln!("\n$ quoth search '{q}'");
         for h in hits {
-            println!(
+            outln!(
                 "  {}  {}  {}",
                 date(h.date),
                 fit(&h.from, 20),
                 fit(&h.subject, 44)
             );
-            println!("      {}", highlight(&h.snippet, &h.highlights, color));
+            outln!("      {}", highlight(&h.snippet, &h.highlights, color));
         }
         if hits.is_empty() {
-            println!("  no messages match");
+            outln!("  no messages match");
         }
     }
     if engine.embedder().is_ok() {
-        println!("\n$ quoth ask '{PDF_QUESTION}'");
+        outln!("\n$ quoth ask '{PDF_QUESTION}'");
         let outcome = engine.ask(
             PDF_QUESTION,
             &mut quoth::answer::conversation::Conversation::default(),
@@ -111,7 +111,7 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
         )?;
         super::ask::print_text(&outcome);
     }
-    println!(
+    outln!(
         "\nTry your own: quoth --data-dir {} search 'QUERY'",
         data_dir.display()
     );

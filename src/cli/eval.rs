@@ -2,7 +2,7 @@
 //! scores (format and metrics: tests/answers/README.md).
 
 use super::ask::answerer;
-use super::output::print_json;
+use super::output::{print_json, safe_line};
 use anyhow::{Context, Result};
 use quoth::engine::{parse_eval_items, AskOptions, Engine};
 use std::path::Path;
@@ -25,9 +25,14 @@ pub fn run(engine: &Engine, file: &Path, llm: bool, verbose: bool, json: bool) -
                     _ if r.cited_gold => "ok  ",
                     _ => "MISS",
                 };
-                eprintln!("{mark} {:>4} {:<11} {}", r.id, r.kind, r.question);
+                eprintln!(
+                    "{mark} {:>4} {:<11} {}",
+                    r.id,
+                    r.kind,
+                    safe_line(&r.question)
+                );
                 if let Some(a) = &r.answer {
-                    eprintln!("          → {}", a.replace('\n', " "));
+                    eprintln!("          → {}", safe_line(a));
                 }
             }
         },
@@ -37,22 +42,26 @@ pub fn run(engine: &Engine, file: &Path, llm: bool, verbose: bool, json: bool) -
         return Ok(0);
     }
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
-    println!(
+    outln!(
         "items                 {} ({} answerable, {} unanswerable)",
-        report.items, report.answerable, report.unanswerable
+        report.items,
+        report.answerable,
+        report.unanswerable
     );
-    println!("citation accuracy     {}", pct(report.citation_accuracy));
-    println!("answer accuracy       {}", pct(report.answer_accuracy));
-    println!("correct abstentions   {}", pct(report.correct_abstentions));
-    println!("false abstentions     {}", pct(report.false_abstentions));
-    println!(
+    outln!("citation accuracy     {}", pct(report.citation_accuracy));
+    outln!("answer accuracy       {}", pct(report.answer_accuracy));
+    outln!("correct abstentions   {}", pct(report.correct_abstentions));
+    outln!("false abstentions     {}", pct(report.false_abstentions));
+    outln!(
         "markers leaked        {} of {}",
-        report.markers_leaked, report.adversarial
+        report.markers_leaked,
+        report.adversarial
     );
-    println!("quotes verbatim       {}", pct(report.verbatim_share));
-    println!(
+    outln!("quotes verbatim       {}", pct(report.verbatim_share));
+    outln!(
         "latency p50 / p95     {:.0} ms / {:.0} ms",
-        report.latency_p50_ms, report.latency_p95_ms
+        report.latency_p50_ms,
+        report.latency_p95_ms
     );
     Ok(0)
 }

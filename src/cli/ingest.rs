@@ -1,6 +1,6 @@
 //! `quoth ingest PATH...`
 
-use super::output::print_json;
+use super::output::{print_json, safe_line};
 use anyhow::Result;
 use quoth::engine::{EmbedProgress, Engine, IngestPhase, IngestProgress};
 use std::io::{IsTerminal, Write};
@@ -46,7 +46,7 @@ pub fn run(engine: &mut Engine, paths: &[PathBuf], then_embed: bool, json: bool)
 }
 
 fn print_report(report: &quoth::engine::IngestReport) {
-    println!(
+    outln!(
         "{} files ({} unchanged, {} read): {} messages read, {} added, {} already known, {} quarantined",
         report.files_found,
         report.files_unchanged,
@@ -56,20 +56,24 @@ fn print_report(report: &quoth::engine::IngestReport) {
         report.already_known,
         report.quarantined
     );
-    println!(
+    outln!(
         "{} threads; {} documents indexed ({} rethreaded) in {:.2} s",
-        report.threads, report.indexed, report.rethreaded, report.seconds
+        report.threads,
+        report.indexed,
+        report.rethreaded,
+        report.seconds
     );
     if report.quarantined > 0 {
-        println!("see `quoth quarantine` for the messages that could not be read");
+        outln!("see `quoth quarantine` for the messages that could not be read");
     }
     for (path, why) in &report.file_errors {
-        println!("could not read {path}: {why}");
+        outln!("could not read {}: {}", safe_line(path), safe_line(why));
     }
 }
 
 /// `quoth embed`: runs the pending attachment and embedding jobs.
 pub fn embed(engine: &mut Engine, json: bool) -> Result<i32> {
+    engine.reconcile_derived_work()?;
     super::attachments::extract(engine, json)?;
     if let Some(report) = embed_quietly(engine, json)? {
         if json {
@@ -101,7 +105,7 @@ fn embed_quietly(engine: &mut Engine, json: bool) -> Result<Option<quoth::engine
         eprintln!();
     }
     if !json {
-        println!(
+        outln!(
             "embedded {} texts in {:.1} s ({:.1}/s); {} of {} done, {} failed",
             report.embedded,
             report.seconds,
@@ -119,16 +123,19 @@ pub fn status(engine: &Engine, json: bool) -> Result<i32> {
     let p = engine.embed_progress()?;
     let vectors = engine.vectors().len();
     let a = engine.attachment_job_counts()?;
+    let gaps = engine.work_gaps()?;
     if json {
-        print_json(&serde_json::json!({"embedding": p, "vectors": vectors, "attachments": a}))?;
+        print_json(
+            &serde_json::json!({"embedding": p, "vectors": vectors, "attachments": a, "missing": gaps}),
+        )?;
     } else {
-        println!(
+        outln!(
             "attachments: {} read, {} pending, {} failed",
             a.done,
             a.pending + a.running,
             a.failed
         );
-        println!(
+        outln!(
             "embedding: {} of {} texts done, {} pending, {} failed; {} vectors",
             p.done,
             p.total,
@@ -136,6 +143,13 @@ pub fn status(engine: &Engine, json: bool) -> Result<i32> {
             p.failed,
             vectors
         );
+        if !gaps.is_empty() {
+            outln!(
+                "missing: {} texts without a vector or an embedding job, {} attachments without text or a job; `quoth embed` queues and runs them",
+                gaps.texts_without_vector_or_job,
+                gaps.attachments_without_text_or_job
+            );
+        }
     }
     Ok(0)
 }

@@ -1,5 +1,16 @@
 //! Command-line front end: one module per subcommand, all talking to the engine.
 
+/// `println!` for the CLI: through [`output::emit`], which ends quietly on a closed
+/// pipe and lets no control character through.
+macro_rules! outln {
+    () => {
+        $crate::cli::output::emit(format_args!(""), true)
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::output::emit(format_args!($($arg)*), true)
+    };
+}
+
 mod ask;
 mod attachments;
 mod bench;
@@ -141,16 +152,6 @@ pub fn run(cli: Cli) -> Result<i32> {
     };
     let data_dir = data_dir(cli.data_dir.clone())?;
     let json = cli.json;
-    if matches!(
-        command,
-        Command::Search { .. }
-            | Command::Show { .. }
-            | Command::Stats
-            | Command::Quarantine
-            | Command::Status
-    ) {
-        quiet_on_closed_pipe();
-    }
     match command {
         Command::Ingest { paths, no_embed } => {
             ingest::run(&mut open(&data_dir)?, &paths, !no_embed, json)
@@ -204,17 +205,6 @@ pub fn run(cli: Cli) -> Result<i32> {
     }
 }
 
-/// A command that only prints what the store holds ends quietly when its reader
-/// goes away (`quoth search x | head`), as Unix tools do, instead of failing on the
-/// closed pipe. Commands that write or talk to a server keep the signal ignored.
-fn quiet_on_closed_pipe() {
-    #[cfg(unix)]
-    // SAFETY: restoring the default action of one signal before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
 fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
     match given {
         Some(d) => Ok(d),
@@ -225,6 +215,10 @@ fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
 }
 
 fn open(data_dir: &std::path::Path) -> Result<Engine> {
-    Engine::open(data_dir)
-        .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))
+    let engine = Engine::open(data_dir)
+        .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))?;
+    for note in engine.open_notes() {
+        eprintln!("note: {note}");
+    }
+    Ok(engine)
 }

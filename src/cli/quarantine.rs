@@ -1,6 +1,6 @@
 //! `quoth quarantine`: what could not be read, and why.
 
-use super::output::print_json;
+use super::output::{print_json, safe_line};
 use anyhow::Result;
 use quoth::engine::Engine;
 use serde_json::json;
@@ -16,13 +16,13 @@ pub fn run(engine: &Engine, json: bool) -> Result<i32> {
         return Ok(0);
     }
     if items.is_empty() {
-        println!("nothing is quarantined");
+        outln!("nothing is quarantined");
     }
     for q in &items {
-        println!(
+        outln!(
             "{}\n    {} ({} bytes kept)",
-            q.location.describe(),
-            q.reason,
+            safe_line(&q.location.describe()),
+            safe_line(&q.reason),
             q.raw.len()
         );
     }

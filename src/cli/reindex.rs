@@ -13,24 +13,29 @@ pub fn run(engine: &mut Engine, json: bool) -> Result<i32> {
     if json {
         print_json(&json!({"indexed": n, "seconds": secs, "attachments_queued": queued}))?;
     } else {
-        println!("reindexed {n} messages in {secs:.2} s");
+        outln!("reindexed {n} messages in {secs:.2} s");
         if queued > 0 {
-            println!("{queued} attachments not read yet: `quoth embed` reads them");
+            outln!("{queued} attachments not read yet: `quoth embed` reads them");
         }
     }
     Ok(0)
 }
 
-/// `quoth rebuild`: a new store from the recorded sources.
+/// `quoth rebuild`: a new store from the recorded sources, then the attachment and
+/// embedding jobs (texts whose vector was kept finish at once).
 pub fn rebuild(data_dir: &std::path::Path, json: bool) -> Result<i32> {
     let report = Engine::rebuild(data_dir, &mut |_| {})?;
     if json {
         print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "rebuilt the store: {} messages from {} files, {} quarantined, in {:.2} s",
-            report.added, report.files_read, report.quarantined, report.seconds
+            report.added,
+            report.files_read,
+            report.quarantined,
+            report.seconds
         );
     }
+    super::ingest::embed(&mut super::open(data_dir)?, json)?;
     Ok(0)
 }

@@ -1,6 +1,6 @@
 //! `quoth search QUERY [--mode lexical|semantic|hybrid] [--explain]`
 
-use super::output::{date, fit, highlight, print_json, use_color};
+use super::output::{date, fit, highlight, print_json, safe_line, use_color};
 use anyhow::Result;
 use quoth::engine::{Engine, EngineError, Retrieval, RetrieveOptions, SearchMode};
 
@@ -58,11 +58,11 @@ fn print_text(r: &Retrieval, explain: bool) {
         eprintln!("note: {note}");
     }
     if r.hits.is_empty() {
-        println!("no messages match");
+        outln!("no messages match");
         return;
     }
     if !r.evidence {
-        println!(
+        outln!(
             "no evidence: the best match has confidence {:.2}, under the gate; closest messages:",
             r.confidence
         );
@@ -70,17 +70,17 @@ fn print_text(r: &Retrieval, explain: bool) {
     let color = use_color();
     for h in &r.hits {
         let hit = &h.hit;
-        println!(
+        outln!(
             "{}  {}  {}  thread:{}",
             date(hit.date),
             fit(&hit.from, 22),
             fit(&hit.subject, 48),
             hit.thread_id
         );
-        println!("    {}", highlight(&hit.snippet, &hit.highlights, color));
-        println!(
+        outln!("    {}", highlight(&hit.snippet, &hit.highlights, color));
+        outln!(
             "    id:{}  key:{}",
-            hit.message_id.as_deref().unwrap_or("-"),
+            safe_line(hit.message_id.as_deref().unwrap_or("-")),
             &hit.key
         );
         if explain {
@@ -90,7 +90,7 @@ fn print_text(r: &Retrieval, explain: bool) {
                 (Some(r), None) => format!("#{r}"),
                 _ => "-".to_string(),
             };
-            println!(
+            outln!(
                 "    explain: bm25 {}  dense {}  rrf {}  boost x{:.2}{}  rerank {}  final #{}",
                 rank(s.lexical_rank, s.lexical_score),
                 rank(s.dense_rank, s.dense_score),
@@ -108,7 +108,7 @@ fn print_text(r: &Retrieval, explain: bool) {
         }
     }
     if explain {
-        println!(
+        outln!(
             "confidence {:.3} ({}); timings {:?}",
             r.confidence,
             if r.evidence {

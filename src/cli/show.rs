@@ -1,6 +1,6 @@
 //! `quoth show MESSAGE_ID`
 
-use super::output::{date, print_json};
+use super::output::{date, print_json, safe, safe_line};
 use anyhow::Result;
 use quoth::engine::Engine;
 use quoth::mail::model::display_list;
@@ -47,27 +47,34 @@ pub fn run(engine: &Engine, id: &str, json: bool) -> Result<i32> {
         }))?;
         return Ok(0);
     }
-    println!("Message-ID: {}", msg.message_id.as_deref().unwrap_or("-"));
-    println!("Key:        {}", msg.key);
-    println!("Thread:     {}", thread.unwrap_or_default());
-    println!("Date:       {}", date(msg.date));
-    println!("From:       {}", display_list(&msg.from));
-    println!("To:         {}", display_list(&msg.to));
+    outln!(
+        "Message-ID: {}",
+        safe_line(msg.message_id.as_deref().unwrap_or("-"))
+    );
+    outln!("Key:        {}", msg.key);
+    outln!("Thread:     {}", thread.unwrap_or_default());
+    outln!("Date:       {}", date(msg.date));
+    outln!("From:       {}", safe_line(&display_list(&msg.from)));
+    outln!("To:         {}", safe_line(&display_list(&msg.to)));
     if !msg.cc.is_empty() {
-        println!("Cc:         {}", display_list(&msg.cc));
+        outln!("Cc:         {}", safe_line(&display_list(&msg.cc)));
     }
-    println!("Subject:    {}", msg.subject);
-    println!("Folder:     {}  flags: {}", msg.folder, msg.flags);
-    println!("Source:     {}", msg.location.describe());
+    outln!("Subject:    {}", safe_line(&msg.subject));
+    outln!(
+        "Folder:     {}  flags: {}",
+        safe_line(&msg.folder),
+        safe_line(&msg.flags)
+    );
+    outln!("Source:     {}", safe_line(&msg.location.describe()));
     super::attachments::print_states(&states);
     for seg in &msg.segments {
-        println!(
+        outln!(
             "──── {} [{}..{}] ────",
             seg.kind.label(),
             seg.start,
             seg.end
         );
-        println!("{}", msg.segment_text(seg).trim_end());
+        outln!("{}", safe(msg.segment_text(seg).trim_end()));
     }
     Ok(0)
 }

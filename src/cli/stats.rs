@@ -10,17 +10,17 @@ pub fn run(engine: &Engine, json: bool) -> Result<i32> {
         print_json(&s)?;
         return Ok(0);
     }
-    println!("messages     {}", s.messages);
-    println!("threads      {}", s.threads);
-    println!("chunks       {}", s.chunks);
-    println!("quarantined  {}", s.quarantined);
+    outln!("messages     {}", s.messages);
+    outln!("threads      {}", s.threads);
+    outln!("chunks       {}", s.chunks);
+    outln!("quarantined  {}", s.quarantined);
     let a = &s.attachments;
     let statuses: Vec<String> = a
         .by_status
         .iter()
         .map(|(k, n)| format!("{n} {k}"))
         .collect();
-    println!(
+    outln!(
         "attachments  {} read ({}), {} pages ({} by OCR), {} chunks, {} pending, {} failed",
         a.extracted,
         statuses.join(", "),
@@ -30,10 +30,10 @@ pub fn run(engine: &Engine, json: bool) -> Result<i32> {
         a.pending,
         a.failed
     );
-    println!("lost         {}", s.lost);
-    println!("source files {}", s.source_files);
-    println!("store        {:.1} MB", s.store_bytes as f64 / 1e6);
-    println!(
+    outln!("lost         {}", s.lost);
+    outln!("source files {}", s.source_files);
+    outln!("store        {:.1} MB", s.store_bytes as f64 / 1e6);
+    outln!(
         "lexical      {:.1} MB, {} documents",
         s.lexical_bytes as f64 / 1e6,
         s.lexical_docs

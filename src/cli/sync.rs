@@ -1,7 +1,7 @@
 //! `quoth sync [ACCOUNT] [--watch]`: fetch mail from the IMAP accounts of the config
 //! file; with `--watch`, stay connected (IDLE) and print each new-mail event.
 
-use super::output::print_json;
+use super::output::{print_json, safe_line};
 use anyhow::{Context, Result};
 use quoth::engine::{Engine, SyncEvent, SyncOptions, SyncReport, WatchOptions};
 use quoth::source::imap::{config, load_accounts, select_accounts};
@@ -66,7 +66,7 @@ fn watch(
     engine.watch(accounts, &opts, commands, &mut |event| {
         if json {
             if let Ok(line) = serde_json::to_string(event) {
-                println!("{line}");
+                outln!("{line}");
             }
             return;
         }
@@ -75,22 +75,22 @@ fn watch(
                 account,
                 folder,
                 count,
-            } => println!("new mail: {account}/{folder}: {count}"),
+            } => outln!("new mail: {account}/{}: {count}", safe_line(folder)),
             SyncEvent::Idling { account, folder } => {
-                println!("watching {account}/{folder}")
+                outln!("watching {account}/{}", safe_line(folder))
             }
             SyncEvent::Synced {
                 account,
                 added,
                 seconds,
-            } => println!("synced {account}: {added} added in {seconds:.2} s"),
+            } => outln!("synced {account}: {added} added in {seconds:.2} s"),
             SyncEvent::Error {
                 account,
                 message,
                 retry_in_seconds,
             } => match retry_in_seconds {
-                Some(s) => eprintln!("{account}: {message} (retrying in {s:.0} s)"),
-                None => eprintln!("{account}: {message}"),
+                Some(s) => eprintln!("{account}: {} (retrying in {s:.0} s)", safe_line(message)),
+                None => eprintln!("{account}: {}", safe_line(message)),
             },
         }
     })?;
@@ -117,15 +117,29 @@ fn print_report(report: &SyncReport) {
             if f.resynced {
                 parts.push("UIDVALIDITY changed: read again".into());
             }
-            println!("{}/{}: {}", a.account, f.folder, parts.join(", "));
+            outln!(
+                "{}/{}: {}",
+                a.account,
+                safe_line(&f.folder),
+                parts.join(", ")
+            );
         }
         for (folder, why) in &a.folders_skipped {
-            println!("{}/{folder}: skipped: {why}", a.account);
+            outln!(
+                "{}/{}: skipped: {}",
+                a.account,
+                safe_line(folder),
+                safe_line(why)
+            );
         }
         for gone in &a.folders_deleted {
-            println!("{}/{gone}: deleted on the server, dropped", a.account);
+            outln!(
+                "{}/{}: deleted on the server, dropped",
+                a.account,
+                safe_line(gone)
+            );
         }
-        println!(
+        outln!(
             "{}: {} messages added in {:.2} s",
             a.account,
             a.added(),

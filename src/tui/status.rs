@@ -3,6 +3,7 @@
 
 use crate::engine::handle::Progress;
 use crate::engine::IngestPhase;
+use crate::terminal_text::one_line_for_terminal;
 use crate::tui::theme::Theme;
 use crate::tui::wrap::{fit, text_width};
 use ratatui::layout::Rect;
@@ -146,16 +147,21 @@ pub fn render_popup(f: &mut Frame, area: Rect, state: &StatusState, threads: usi
         None => lines.push(Line::from("No background work running.")),
     }
     if let Some(s) = &state.last_summary {
-        lines.push(Line::from(format!("Last run: {s}")));
+        lines.push(Line::from(format!(
+            "Last run: {}",
+            one_line_for_terminal(s)
+        )));
     }
     for (account, status) in &state.accounts {
-        lines.push(Line::from(format!("IMAP {account}: {}", status.line())));
+        lines.push(Line::from(
+            one_line_for_terminal(&format!("IMAP {account}: {}", status.line())).into_owned(),
+        ));
     }
     if !state.errors.is_empty() {
         lines.push(Line::from(""));
         lines.push(Line::from(Span::styled("Errors:", theme.error)));
         for e in state.errors.iter().rev().take(8) {
-            lines.push(Line::from(format!("  {e}")));
+            lines.push(Line::from(format!("  {}", one_line_for_terminal(e))));
         }
     }
     lines.push(Line::from(""));

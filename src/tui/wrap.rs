@@ -5,6 +5,7 @@
 //! and reader panes scroll a cited quote into view, and the chat pane keeps the
 //! newest answer at the bottom.
 
+use crate::terminal_text::{for_terminal, one_line_for_terminal};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
@@ -77,7 +78,8 @@ impl Wrapped {
 }
 
 /// Wraps runs to `width` columns, breaking at spaces where possible and inside a word
-/// only when it is longer than a line. `\n` starts a new line; tabs become a space.
+/// only when it is longer than a line. `\n` starts a new line. The text passes the
+/// terminal sanitiser first: control characters show as placeholders and tabs expand.
 pub fn wrap(runs: &[Run], width: u16) -> Wrapped {
     let width = usize::from(width.max(1));
     let mut out = Wrapped::default();
@@ -85,7 +87,8 @@ pub fn wrap(runs: &[Run], width: u16) -> Wrapped {
     let mut col = 0usize;
     for run in runs {
         let mut pending = (run.tag != 0 && out.first_line_of(run.tag).is_none()).then_some(run.tag);
-        for (i, piece) in run.text.split('\n').enumerate() {
+        let text = for_terminal(&run.text);
+        for (i, piece) in text.split('\n').enumerate() {
             if i > 0 {
                 out.lines.push(Line::from(std::mem::take(&mut line)));
                 col = 0;
@@ -134,10 +137,9 @@ fn push(line: &mut Vec<Span<'static>>, text: &str, style: Style) {
     if text.is_empty() {
         return;
     }
-    let text = text.replace('\t', " ");
     match line.last_mut() {
-        Some(last) if last.style == style => last.content.to_mut().push_str(&text),
-        _ => line.push(Span::styled(text, style)),
+        Some(last) if last.style == style => last.content.to_mut().push_str(text),
+        _ => line.push(Span::styled(text.to_string(), style)),
     }
 }
 
@@ -165,8 +167,10 @@ pub fn text_width(s: &str) -> usize {
     s.chars().map(|c| c.width().unwrap_or(0)).sum()
 }
 
-/// Cuts or pads `s` to exactly `width` columns, marking a cut with `…`.
+/// Cuts or pads `s` to exactly `width` columns, marking a cut with `…`. The text
+/// passes the terminal sanitiser first, on one line.
 pub fn fit(s: &str, width: usize) -> String {
+    let s = &*one_line_for_terminal(s);
     let mut out = String::new();
     let mut col = 0;
     let total = text_width(s);

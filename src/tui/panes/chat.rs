@@ -5,6 +5,7 @@
 use crate::answer::conversation::Conversation;
 use crate::engine::handle::RequestId;
 use crate::engine::AskOutcome;
+use crate::terminal_text::one_line_for_terminal;
 use crate::tui::theme::Theme;
 use crate::tui::wrap::{wrap, Run, Wrapped};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -153,7 +154,7 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ChatState, view: &ChatView<
     let theme = view.theme;
     let scope = match state.scope {
         Scope::Mailbox => "whole mailbox".to_string(),
-        Scope::Thread => format!("thread: {}", view.scope_label),
+        Scope::Thread => format!("thread: {}", one_line_for_terminal(view.scope_label)),
     };
     let block = Block::default()
         .borders(Borders::ALL)

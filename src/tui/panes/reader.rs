@@ -7,6 +7,7 @@ use crate::engine::{AttachmentState, AttachmentStates};
 use crate::mail::clean::SegmentKind;
 use crate::mail::model::{display_list, MessageKey, ThreadId};
 use crate::store::StoredMessage;
+use crate::terminal_text::one_line_for_terminal;
 use crate::tui::panes::threads::day;
 use crate::tui::theme::Theme;
 use crate::tui::wrap::{wrap, Run, Wrapped};
@@ -231,7 +232,11 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme,
         .borders(Borders::ALL)
         .border_style(if focused { theme.focus } else { theme.border })
         .title(Span::styled(
-            format!(" {} ({}) ", state.subject, state.messages.len()),
+            format!(
+                " {} ({}) ",
+                one_line_for_terminal(&state.subject),
+                state.messages.len()
+            ),
             theme.title,
         ))
         .title_bottom(Span::styled(format!(" quotes {fold} (z) "), theme.dim));

@@ -4,6 +4,7 @@ use crate::engine::handle::{sort_threads, RequestId};
 use crate::engine::SearchHit;
 use crate::mail::model::ThreadId;
 use crate::store::ThreadSummary;
+use crate::terminal_text::one_line_for_terminal;
 use crate::tui::theme::Theme;
 use crate::tui::wrap::fit;
 use ratatui::layout::Rect;
@@ -158,7 +159,10 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ThreadsState, theme: &Theme
     let width = usize::from(inner.width);
     let mut lines = Vec::new();
     if let Some(err) = state.search.as_ref().and_then(|s| s.error.clone()) {
-        lines.push(Line::from(Span::styled(err, theme.error)));
+        lines.push(Line::from(Span::styled(
+            one_line_for_terminal(&err).into_owned(),
+            theme.error,
+        )));
     } else if state.is_empty() {
         let text = match &state.search {
             Some(s) if s.pending => "Searching…",
