@@ -102,12 +102,30 @@ impl Default for EmbedConfig {
 static ENVIRONMENT: OnceLock<std::result::Result<ort::environment::Environment, String>> =
     OnceLock::new();
 
+/// The variable ONNX Runtime reads, when its environment is created, to keep its
+/// telemetry system off. `with_telemetry(false)` alone comes too late: the bundled
+/// runtime writes a device id and an event queue under ~/.cache/Microsoft as it
+/// creates the environment, before the API call that disables the events.
+pub const ORT_TELEMETRY_SWITCH: &str = "ORT_DISABLE_TELEMETRY";
+
+/// Sets [`ORT_TELEMETRY_SWITCH`] for this process. The binary calls it first thing,
+/// while it has one thread; [`Embedder::load`] calls it again before the runtime is
+/// loaded, for programs that embed Quoth as a library.
+pub fn disable_runtime_telemetry() {
+    if std::env::var_os(ORT_TELEMETRY_SWITCH).is_none() {
+        std::env::set_var(ORT_TELEMETRY_SWITCH, "1");
+    }
+}
+
 fn environment(runtime: &Path) -> Result<ort::environment::Environment> {
     ENVIRONMENT
         .get_or_init(|| {
+            disable_runtime_telemetry();
+            // And off through ONNX Runtime's own API, before any session exists.
             ort::init_from(runtime)
                 .map_err(|e| e.to_string())?
                 .with_name("quoth")
+                .with_telemetry(false)
                 .build()
                 .map_err(|e| e.to_string())
         })
