@@ -2,6 +2,7 @@
 
 use super::maildir::{is_maildir, parse_flags};
 use super::{SourceError, SourceFile, SourceKind};
+use std::collections::HashSet;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -9,12 +10,50 @@ use std::path::{Path, PathBuf};
 /// A file found in a folder walk whose kind is decided by its first bytes.
 const MAIL_EXTENSIONS: &[&str] = &["eml", "msg", "mbox", "mbx", "mail"];
 
+/// What a walk found: the mail files, and the folders and files it could not read
+/// (with the reason), which do not stop the walk.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub files: Vec<SourceFile>,
+    pub unreadable: Vec<(PathBuf, String)>,
+}
+
+/// The state of one walk: what it found, and the folders it has been in (by
+/// canonical path), so a symbolic link loop is never followed twice.
+#[derive(Default)]
+struct Walk {
+    found: Discovered,
+    visited: HashSet<PathBuf>,
+}
+
+impl Walk {
+    fn unreadable(&mut self, path: &Path, why: impl std::fmt::Display) {
+        self.found
+            .unreadable
+            .push((path.to_path_buf(), why.to_string()));
+    }
+
+    /// Whether `dir` is new to this walk (false for a folder reached again through
+    /// a link).
+    fn enter(&mut self, dir: &Path) -> bool {
+        match fs::canonicalize(dir) {
+            Ok(real) => self.visited.insert(real),
+            Err(e) => {
+                self.unreadable(dir, e);
+                false
+            }
+        }
+    }
+}
+
 /// Lists the mail files under each path. Explicitly named files are always taken as
 /// mail (an mbox when they start with `From `, otherwise one message); files met in a
 /// folder walk are taken when they sit in a Maildir, have a mail extension, or start
-/// like a message. Hidden entries are skipped.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<SourceFile>, SourceError> {
-    let mut out = Vec::new();
+/// like a message. Hidden entries are skipped. A path given that does not exist is an
+/// error; a folder or file inside that cannot be read is listed in `unreadable` and
+/// the walk goes on.
+pub fn discover(paths: &[PathBuf]) -> Result<Discovered, SourceError> {
+    let mut walk = Walk::default();
     for root in paths {
         let meta = fs::metadata(root).map_err(|source| SourceError::Io {
             path: root.clone(),
@@ -25,86 +64,120 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<SourceFile>, SourceError> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| root.to_string_lossy().into_owned());
         if meta.is_file() {
-            let kind = sniff(root).unwrap_or(SourceKind::Eml);
-            out.push(source_file(root.clone(), kind, root_name, &meta));
+            let kind = sniff(root).ok().flatten().unwrap_or(SourceKind::Eml);
+            walk.found
+                .files
+                .push(source_file(root.clone(), kind, root_name, &meta));
         } else if meta.is_dir() {
-            walk_dir(root, &root_name, &mut out)?;
+            fs::read_dir(root).map_err(|source| SourceError::Io {
+                path: root.clone(),
+                source,
+            })?;
+            walk_dir(root, &root_name, &mut walk);
         } else {
             return Err(SourceError::NotMail(root.clone()));
         }
     }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    out.dedup_by(|a, b| a.path == b.path);
-    Ok(out)
+    let mut found = walk.found;
+    found.files.sort_by(|a, b| a.path.cmp(&b.path));
+    found.files.dedup_by(|a, b| a.path == b.path);
+    Ok(found)
 }
 
-fn walk_dir(dir: &Path, folder: &str, out: &mut Vec<SourceFile>) -> Result<(), SourceError> {
+fn walk_dir(dir: &Path, folder: &str, walk: &mut Walk) {
+    if !walk.enter(dir) {
+        return;
+    }
     if is_maildir(dir) {
         for sub in ["cur", "new"] {
-            add_maildir_messages(&dir.join(sub), folder, out)?;
+            add_maildir_messages(&dir.join(sub), folder, walk);
         }
     }
-    let mut entries = read_dir_sorted(dir)?;
+    let mut entries = match read_dir_sorted(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            walk.unreadable(dir, e);
+            return;
+        }
+    };
     entries.retain(|p| !is_hidden(p) || is_maildir_plus_folder(dir, p));
     for path in entries {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let Ok(meta) = fs::metadata(&path) else {
-            continue;
+        let meta = match fs::metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) => {
+                walk.unreadable(&path, e);
+                continue;
+            }
         };
         if meta.is_dir() {
             if is_maildir(dir) && matches!(name.as_str(), "cur" | "new" | "tmp") {
                 continue;
             }
             let sub = name.trim_start_matches('.');
-            walk_dir(&path, &format!("{folder}/{sub}"), out)?;
+            walk_dir(&path, &format!("{folder}/{sub}"), walk);
         } else if meta.is_file() {
+            let sniffed = match sniff(&path) {
+                Ok(kind) => kind,
+                Err(e) => {
+                    walk.unreadable(&path, e);
+                    continue;
+                }
+            };
             let kind = if has_mail_extension(&path) {
-                sniff(&path).or(Some(SourceKind::Eml))
+                sniffed.or(Some(SourceKind::Eml))
             } else {
-                sniff(&path)
+                sniffed
             };
             if let Some(kind) = kind {
                 let folder = match kind {
                     SourceKind::Mbox => format!("{folder}/{name}"),
                     _ => folder.to_string(),
                 };
-                out.push(source_file(path, kind, folder, &meta));
+                walk.found
+                    .files
+                    .push(source_file(path, kind, folder, &meta));
             }
         }
     }
-    Ok(())
 }
 
-fn add_maildir_messages(
-    dir: &Path,
-    folder: &str,
-    out: &mut Vec<SourceFile>,
-) -> Result<(), SourceError> {
+fn add_maildir_messages(dir: &Path, folder: &str, walk: &mut Walk) {
     if !dir.is_dir() {
-        return Ok(());
+        return;
     }
-    for path in read_dir_sorted(dir)? {
+    let entries = match read_dir_sorted(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            walk.unreadable(dir, e);
+            return;
+        }
+    };
+    for path in entries {
         if is_hidden(&path) {
             continue;
         }
-        let Ok(meta) = fs::metadata(&path) else {
-            continue;
+        let meta = match fs::metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) => {
+                walk.unreadable(&path, e);
+                continue;
+            }
         };
         if !meta.is_file() {
             continue;
         }
         let flags = parse_flags(&path.file_name().unwrap_or_default().to_string_lossy());
-        out.push(source_file(
+        walk.found.files.push(source_file(
             path,
             SourceKind::MaildirMessage { flags },
             folder.to_string(),
             &meta,
         ));
     }
-    Ok(())
 }
 
 fn source_file(path: PathBuf, kind: SourceKind, folder: String, meta: &fs::Metadata) -> SourceFile {
@@ -117,12 +190,10 @@ fn source_file(path: PathBuf, kind: SourceKind, folder: String, meta: &fs::Metad
     }
 }
 
-fn read_dir_sorted(dir: &Path) -> Result<Vec<PathBuf>, SourceError> {
-    let rd = fs::read_dir(dir).map_err(|source| SourceError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
     paths.sort();
     Ok(paths)
 }
@@ -145,11 +216,11 @@ fn has_mail_extension(path: &Path) -> bool {
 }
 
 /// Decides from the first bytes whether a file is an mbox, a message, or not mail.
-fn sniff(path: &Path) -> Option<SourceKind> {
+fn sniff(path: &Path) -> std::io::Result<Option<SourceKind>> {
     use std::io::Read;
     let mut head = [0u8; 512];
-    let n = fs::File::open(path).ok()?.read(&mut head).ok()?;
-    sniff_bytes(&head[..n])
+    let n = fs::File::open(path)?.read(&mut head)?;
+    Ok(sniff_bytes(&head[..n]))
 }
 
 pub(super) fn sniff_bytes(head: &[u8]) -> Option<SourceKind> {
@@ -193,7 +264,7 @@ mod tests {
         fs::write(root.join("inbox/tmp/4"), b"Subject: x\n\n").expect("write");
         fs::write(root.join("notes.txt"), b"just notes").expect("write");
         fs::write(root.join("archive.mbox"), b"From a\nSubject: y\n\nz\n").expect("write");
-        let files = discover(&[root]).expect("discover");
+        let files = discover(&[root]).expect("discover").files;
         let summary: Vec<(String, SourceKind)> = files
             .iter()
             .map(|f| (f.folder.clone(), f.kind.clone()))
@@ -208,5 +279,42 @@ mod tests {
             "mail/sent".into(),
             SourceKind::MaildirMessage { flags: "RS".into() }
         )));
+    }
+
+    #[test]
+    fn a_link_loop_is_walked_once() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().join("mail");
+        fs::create_dir_all(root.join("inbox/cur")).expect("mkdir");
+        fs::write(root.join("inbox/cur/1:2,S"), b"Subject: x\n\nbody").expect("write");
+        std::os::unix::fs::symlink(&root, root.join("inbox/loop")).expect("symlink");
+        std::os::unix::fs::symlink(&root, root.join("again")).expect("symlink");
+        let found = discover(&[root]).expect("discover");
+        assert_eq!(found.files.len(), 1, "{:?}", found.files);
+        assert!(found.files.iter().all(|f| !f.folder.contains("loop")));
+    }
+
+    #[test]
+    fn an_unreadable_entry_is_reported_and_the_rest_is_found() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().join("mail");
+        fs::create_dir_all(root.join("inbox/cur")).expect("mkdir");
+        fs::write(root.join("inbox/cur/1:2,S"), b"Subject: x\n\nbody").expect("write");
+        // A link to itself cannot be read by anyone, root included.
+        std::os::unix::fs::symlink("knot", root.join("knot")).expect("symlink");
+        std::os::unix::fs::symlink("knot", root.join("inbox/cur/2:2,S")).expect("symlink");
+        let found = discover(&[root]).expect("discover");
+        assert_eq!(found.files.len(), 1, "{:?}", found.files);
+        let names: Vec<String> = found
+            .unreadable
+            .iter()
+            .map(|(p, _)| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(names, ["2:2,S", "knot"], "{:?}", found.unreadable);
     }
 }

@@ -69,7 +69,13 @@ pub struct AccountConfig {
     /// The folder watched with IDLE by `quoth sync --watch` (one IDLE per connection).
     #[serde(default = "default_idle_folder")]
     pub idle_folder: String,
+    /// Seconds a password or token command may run before it is stopped (a command
+    /// waiting on a locked keyring must not hang the sync): 30 by default.
+    pub command_timeout_s: Option<u64>,
 }
+
+/// How long a credentials command may run when the account does not say.
+pub const DEFAULT_COMMAND_TIMEOUT_S: u64 = 30;
 
 fn default_idle_folder() -> String {
     "INBOX".to_string()
@@ -101,11 +107,21 @@ impl fmt::Debug for AccountConfig {
             )
             .field("oauth_token_url", &self.oauth_token_url)
             .field("idle_folder", &self.idle_folder)
+            .field("command_timeout_s", &self.command_timeout_s)
             .finish()
     }
 }
 
 impl AccountConfig {
+    /// How long a credentials command may run.
+    pub fn command_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(
+            self.command_timeout_s
+                .unwrap_or(DEFAULT_COMMAND_TIMEOUT_S)
+                .max(1),
+        )
+    }
+
     pub fn port(&self) -> u16 {
         self.port.unwrap_or(match self.tls {
             TlsMode::Implicit => 993,

@@ -81,22 +81,71 @@ pub fn run_secret_cmd(
         what,
         reason,
     };
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(cmd)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .map_err(|e| err(format!("cannot run the command: {e}")))?;
-    if !out.status.success() {
-        return Err(err(format!("the command failed ({})", out.status)));
+    let limit = account.command_timeout();
+    let (status, stdout) = run_with_timeout(cmd, limit)
+        .map_err(|e| err(format!("cannot run the command: {e}")))?
+        .ok_or_else(|| {
+            err(format!(
+                "the command did not finish within {} s and was stopped (command_timeout_s sets the limit)",
+                limit.as_secs()
+            ))
+        })?;
+    if !status.success() {
+        return Err(err(format!("the command failed ({status})")));
     }
-    let text = String::from_utf8(out.stdout).map_err(|_| err("the output is not UTF-8".into()))?;
+    let text = String::from_utf8(stdout).map_err(|_| err("the output is not UTF-8".into()))?;
     let line = text.lines().next().unwrap_or("").trim_end_matches('\r');
     if line.is_empty() {
         return Err(err("the command printed nothing".into()));
     }
     Ok(Secret(line.to_string()))
+}
+
+/// Runs `sh -c cmd` in a process group of its own; returns its status and output, or
+/// None when it ran past `limit` (then the whole group is killed).
+fn run_with_timeout(
+    cmd: &str,
+    limit: Duration,
+) -> std::io::Result<Option<(std::process::ExitStatus, Vec<u8>)>> {
+    use std::io::Read;
+    #[cfg(unix)]
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(cmd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    command.process_group(0);
+    let mut child = command.spawn()?;
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(out) = stdout.as_mut() {
+            let _ = out.read_to_end(&mut buf);
+        }
+        buf
+    });
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            let out = reader.join().unwrap_or_default();
+            return Ok(Some((status, out)));
+        }
+        if started.elapsed() >= limit {
+            #[cfg(unix)]
+            // SAFETY: signalling the process group this function created.
+            unsafe {
+                libc::kill(-(child.id() as i32), libc::SIGKILL);
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Exchanges the refresh token for an access token at the provider's token endpoint
@@ -181,6 +230,31 @@ mod tests {
     fn secret_never_prints() {
         let c = Credentials::Password(Secret("hunter2".into()));
         assert!(!format!("{c:?}").contains("hunter2"));
+    }
+
+    fn account_with(cmd: &str, timeout_s: u64) -> AccountConfig {
+        let text = format!(
+            "[[account]]\nname = \"w\"\nhost = \"h\"\nuser = \"u\"\npassword_cmd = {cmd:?}\ncommand_timeout_s = {timeout_s}\n"
+        );
+        super::super::config::parse_accounts(&text)
+            .expect("config")
+            .remove(0)
+    }
+
+    #[test]
+    fn a_hanging_password_command_is_stopped() {
+        let account = account_with("sleep 30; echo late", 1);
+        let started = std::time::Instant::now();
+        let err = run_secret_cmd(&account, "password", "sleep 30; echo late")
+            .expect_err("a command past its limit fails");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(
+            err.to_string().contains("did not finish within 1 s"),
+            "{err}"
+        );
+        let ok = run_secret_cmd(&account_with("echo s3cret", 5), "password", "echo s3cret")
+            .expect("a quick command works");
+        assert_eq!(ok.expose(), "s3cret");
     }
 
     /// Reads one HTTP request (headers and a Content-Length body) from `conn`.
