@@ -1,7 +1,9 @@
 //! Kill -9 during an ingest, then open the store again: every stored message has its
 //! search document and a thread (the ingest stores mail first and indexes it after
-//! threading, so a kill in between must be caught up when the store is opened), and
-//! a second ingest completes the mailbox without adding anything twice.
+//! threading, so a kill in between must be caught up when the store is opened), a
+//! second ingest completes the mailbox without adding anything twice, and the
+//! embedding jobs equal an uninterrupted run's (a kill between storing mail and
+//! queueing its jobs is reconciled from the store).
 
 mod common;
 
@@ -14,7 +16,20 @@ fn kill_nine_during_ingest_leaves_every_stored_message_searchable() {
     let Some(maildir) = shared("data/enron/maildir") else {
         return;
     };
-    for delay_ms in [700, 1500, 2500, 4000] {
+    let reference = {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut engine = open(dir.path());
+        engine
+            .ingest(std::slice::from_ref(&maildir), &mut |_| {})
+            .expect("ingest");
+        engine.embed_progress().expect("progress").total
+    };
+    assert!(reference > 8971, "{reference} embedding jobs");
+    // Twelve points across the ingest (about 4 s in a test build), the last ones
+    // after it may have finished.
+    for delay_ms in [
+        150, 400, 700, 1000, 1300, 1600, 1900, 2200, 2600, 3000, 3500, 4200,
+    ] {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut child = Command::new(env!("CARGO_BIN_EXE_quoth"))
             .arg("--data-dir")
@@ -54,5 +69,12 @@ fn kill_nine_during_ingest_leaves_every_stored_message_searchable() {
         assert_eq!(stats.lost, 0);
         assert_eq!(stats.lexical_docs, 8971);
         assert_eq!(before + report.added, 8971, "nothing added twice");
+        let jobs = engine.embed_progress().expect("progress").total;
+        assert_eq!(
+            jobs, reference,
+            "embedding jobs after a kill at {delay_ms} ms"
+        );
+        let gaps = engine.work_gaps().expect("gaps");
+        assert!(gaps.is_empty(), "{gaps:?}");
     }
 }

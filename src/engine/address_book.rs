@@ -28,7 +28,7 @@ pub struct MailboxContext {
 impl Engine {
     /// The address book and newest date, rebuilt when the mailbox changed.
     pub fn mailbox_context(&self) -> Result<MailboxContext> {
-        let count = self.store.message_count() as u64;
+        let count = self.store.message_count()? as u64;
         if let Ok(Some(ctx)) = self.cached_context.lock().map(|c| c.clone()) {
             if ctx.0 == count {
                 return Ok(ctx.1);

@@ -176,7 +176,7 @@ impl Engine {
                 .entry(e.status.label().to_string())
                 .or_default() += 1;
         }
-        stats.chunks = self.store.attachment_chunk_count();
+        stats.chunks = self.store.attachment_chunk_count()?;
         let jobs = self.attachment_job_counts()?;
         stats.pending = jobs.pending + jobs.running;
         stats.failed = jobs.failed;
@@ -185,7 +185,10 @@ impl Engine {
 
     /// Writes an attachment to a private temporary file and starts `viewer` on it
     /// (`{file}` and `{page}` placeholders; without `{file}` the path goes last).
-    /// Returns the file, which the viewer may still be reading: it is not removed.
+    /// Returns the file. It is removed once the viewer has exited and had
+    /// [`VIEWER_GRACE`] to read it (a launcher such as xdg-open exits at once), when
+    /// the process ends cleanly ([`super::privacy::remove_viewer_copies`]), or at
+    /// the next start.
     pub fn open_attachment(
         &self,
         key: &MessageKey,
@@ -200,26 +203,38 @@ impl Engine {
             .store
             .attachment_bytes(key, index)?
             .ok_or_else(not_found)?;
-        let dir = std::env::temp_dir().join(format!("quoth-open-{}", std::process::id()));
         let io = |e: std::io::Error| EngineError::Viewer(e.to_string());
-        create_private_dir(&dir).map_err(io)?;
+        let dir = super::privacy::viewer_dir().map_err(io)?;
         let name = safe_file_name(&display_name(info.name.as_deref(), index));
         let path = dir.join(name);
-        std::fs::write(&path, bytes).map_err(io)?;
+        super::privacy::write_private(&path, &bytes).map_err(io)?;
         let argv = viewer_argv(viewer, &path, page);
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| EngineError::Viewer("the viewer command is empty".into()))?;
-        std::process::Command::new(program)
+        let mut child = std::process::Command::new(program)
             .args(args)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
-            .map_err(|e| EngineError::Viewer(format!("could not start {program}: {e}")))?;
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&path);
+                EngineError::Viewer(format!("could not start {program}: {e}"))
+            })?;
+        let copy = path.clone();
+        std::thread::spawn(move || {
+            let _ = child.wait();
+            std::thread::sleep(VIEWER_GRACE);
+            let _ = std::fs::remove_file(copy);
+        });
         Ok(path)
     }
 }
+
+/// How long a copy stays after its viewer exited: a launcher that hands the file
+/// to another program exits before that program has read it.
+pub const VIEWER_GRACE: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The user-facing sentence for an extracted attachment.
 fn describe(e: &AttachmentExtract) -> String {
@@ -276,20 +291,6 @@ fn safe_file_name(name: &str) -> String {
     } else {
         cleaned.to_string()
     }
-}
-
-#[cfg(unix)]
-fn create_private_dir(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    match std::fs::DirBuilder::new().mode(0o700).create(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        other => other,
-    }
-}
-
-#[cfg(not(unix))]
-fn create_private_dir(path: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(path)
 }
 
 #[cfg(test)]

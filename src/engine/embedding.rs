@@ -80,11 +80,6 @@ impl Engine {
         ))
     }
 
-    /// Queues an embed job for every distinct chunk text not yet embedded.
-    pub(super) fn enqueue_embeddings(&self, ids: &[u64]) -> Result<usize> {
-        enqueue_embed_jobs(&self.jobs, ids)
-    }
-
     /// Runs embed jobs until none is left or `stop` is set.
     pub fn embed_pending(
         &mut self,
@@ -92,7 +87,9 @@ impl Engine {
         progress: &mut dyn FnMut(&EmbedProgress),
     ) -> Result<EmbedReport> {
         let started = Instant::now();
-        let embedder = self.embedder()?;
+        // Loaded at the first text that needs it: jobs whose vector is already
+        // stored (after a rebuild, say) finish without the model.
+        let mut embedder: Option<Arc<Embedder>> = None;
         let mut report = EmbedReport::default();
         let mut steps = 0;
         while !stop.load(Ordering::Relaxed) {
@@ -124,13 +121,25 @@ impl Engine {
                 }
                 match self.store.chunks_with_embed(id)?.into_iter().next() {
                     Some(chunk) => todo.push((id, chunk.embed_text, job.id, job.lease_token)),
-                    // The chunk is gone (its message was removed): nothing to embed.
-                    None => finished.push((job.id, job.lease_token)),
+                    // The chunk is gone (its message was removed): nothing to embed,
+                    // and no job left behind, so the same text arriving again is
+                    // embedded and done jobs keep matching stored vectors.
+                    None => {
+                        self.jobs.forget(EMBED_JOB, &job.payload)?;
+                    }
                 }
             }
             if !todo.is_empty() {
+                let model = match &embedder {
+                    Some(m) => m.clone(),
+                    None => {
+                        let m = self.embedder()?;
+                        embedder = Some(m.clone());
+                        m
+                    }
+                };
                 let texts: Vec<&str> = todo.iter().map(|t| t.1.as_str()).collect();
-                match embedder.embed(&texts) {
+                match model.embed(&texts) {
                     Ok(vectors) => {
                         let items: Vec<(u64, Vec<f32>)> =
                             todo.iter().map(|t| t.0).zip(vectors).collect();
@@ -160,6 +169,8 @@ impl Engine {
         }
         self.vectors.save()?;
         self.jobs.flush()?;
+        super::privacy::make_private(&self.data_dir)
+            .map_err(|e| crate::store::StoreError::Sled(e.into()))?;
         report.seconds = started.elapsed().as_secs_f64();
         let rate = report.embedded as f64 / report.seconds.max(1e-9);
         report.progress = EmbedProgress::from_counts(self.jobs.counts(EMBED_JOB)?, rate);

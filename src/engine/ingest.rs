@@ -16,7 +16,7 @@ use crate::mail::model::{MessageKey, ThreadId};
 use crate::mail::parse::parse_message;
 use crate::source::{discover, read_source_file, RawMail, SourceFile};
 use crate::store::jobs::JobQueue;
-use crate::store::{embed_id, NewMessage, QuarantineItem, SourceCursor, Store};
+use crate::store::{embed_id, NewMessage, QuarantineItem, SourceCursor, Store, StoreError};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -60,6 +60,8 @@ pub struct IngestReport {
     pub file_errors: Vec<(String, String)>,
     pub rethreaded: usize,
     pub indexed: usize,
+    /// Jobs queued for stored mail that had none (after an interrupted run).
+    pub reconciled: super::ReconcileReport,
     pub threads: usize,
     pub seconds: f64,
 }
@@ -92,10 +94,18 @@ pub(super) fn run(
         let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
         engine.store.add_root(&abs.to_string_lossy())?;
     }
+    super::open::record_mail_roots(&engine.data_dir, &engine.store.roots()?)?;
     let found = discover(paths)?;
-    report.files_found = found.len();
+    report.files_found = found.files.len();
+    for (path, why) in &found.unreadable {
+        quarantine_unreadable(&engine.store, path, why)?;
+        report.quarantined += 1;
+        report
+            .file_errors
+            .push((path.display().to_string(), why.clone()));
+    }
     let mut todo = Vec::new();
-    for file in found {
+    for file in found.files {
         let path = file.path.to_string_lossy().into_owned();
         match engine.store.source_cursor(&path)? {
             Some(c) if c.mtime_ns == file.mtime_ns && c.size == file.size => {
@@ -114,7 +124,7 @@ pub(super) fn run(
 
     if added.is_empty() && report.files_read == 0 {
         engine.store.set_documents_owed(false)?;
-        report.threads = engine.store.thread_count();
+        report.threads = engine.store.thread_count()?;
         report.seconds = started.elapsed().as_secs_f64();
         progress(&IngestProgress {
             phase: IngestPhase::Done,
@@ -130,6 +140,8 @@ pub(super) fn run(
     report.rethreaded = rethreaded;
     report.indexed = added.len();
     engine.store.set_documents_owed(false)?;
+    report.reconciled = engine.reconcile_derived_work()?;
+    super::privacy::make_private(&engine.data_dir).map_err(|e| StoreError::Sled(e.into()))?;
     engine.store.flush()?;
     report.seconds = started.elapsed().as_secs_f64();
     progress(&IngestProgress {
@@ -138,6 +150,25 @@ pub(super) fn run(
         total: report.indexed,
     });
     Ok(report)
+}
+
+/// Quarantines a folder or file that could not be read, with the reason, so `quoth
+/// quarantine` lists it; the rest of the ingest goes on.
+fn quarantine_unreadable(
+    store: &Store,
+    path: &std::path::Path,
+    why: &str,
+) -> Result<(), EngineError> {
+    store.quarantine(&QuarantineItem {
+        location: crate::source::SourceLocation::File {
+            path: path.display().to_string(),
+        },
+        folder: String::new(),
+        reason: format!("could not be read: {why}"),
+        raw: Vec::new(),
+        at: chrono::Utc::now().timestamp(),
+    })?;
+    Ok(())
 }
 
 /// Whether the messages just added have their search documents yet.
@@ -229,6 +260,12 @@ pub(super) fn commit_prepared(
             attachment_bytes: &p.attachment_bytes,
         })
         .collect();
+    if batch.is_empty() {
+        return Ok(());
+    }
+    // Until the jobs below are queued, a kill would leave stored texts without them:
+    // the flag makes the next open reconcile.
+    store.set_derived_work_owed(true)?;
     store.insert_messages(&batch)?;
     let with_attachments: Vec<_> = pending
         .iter()
@@ -377,9 +414,13 @@ fn write_results(
                     quarantined: 0,
                 });
                 match error {
-                    Some(e) => report
-                        .file_errors
-                        .push((files[file].path.display().to_string(), e)),
+                    Some(e) => {
+                        quarantine_unreadable(store, &files[file].path, &e)?;
+                        report.quarantined += 1;
+                        report
+                            .file_errors
+                            .push((files[file].path.display().to_string(), e));
+                    }
                     None => pending_cursors.push((file, cursor)),
                 }
             }

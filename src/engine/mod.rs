@@ -14,7 +14,10 @@ mod ingest;
 mod ingest_batch;
 mod llm;
 mod memory;
+mod open;
 mod prepare;
+pub mod privacy;
+mod reconcile;
 mod remove;
 mod retrieval_eval;
 mod retrieve;
@@ -36,7 +39,9 @@ pub use attachments::{AttachReport, ATTACH_JOB};
 pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
 pub use ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use llm::{LlmAnswerer, LlmConfig};
+pub use open::{STORE_OPEN_THREAD, STORE_OPEN_TIMEOUT};
 pub use prepare::format_date;
+pub use reconcile::{ReconcileReport, WorkGaps};
 pub use remove::RemoveReport;
 pub use retrieval_eval::{parse_questions, quote_free_text, ModeScores, RetrievalQuestion};
 pub use retrieve::{
@@ -49,12 +54,12 @@ pub use watch::{watch_accounts, AccountOutcome, SyncEvent, WatchCommand, WatchOp
 
 use crate::index::embed::{EmbedError, Embedder};
 use crate::index::lexical::{LexicalError, LexicalIndex};
-use crate::index::vector::{VectorConfig, VectorError, VectorIndex};
+use crate::index::vector::{VectorError, VectorIndex};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::query::syntax::QueryError;
 use crate::retrieve::gate::Gate;
 use crate::source::SourceError;
-use crate::store::jobs::{JobError, JobQueue, QueueConfig};
+use crate::store::jobs::{JobError, JobQueue};
 use crate::store::{Store, StoreError, StoredMessage};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -115,48 +120,11 @@ pub struct Engine {
     gate: Gate,
     config: EngineConfig,
     cached_context: Mutex<Option<(u64, MailboxContext)>>,
+    /// What opening the data directory repaired, for front ends to show.
+    open_notes: Vec<String>,
 }
 
 impl Engine {
-    /// Opens (or creates) the data directory: `store/` for sled, `lexical/` for tantivy.
-    /// A tantivy index that cannot be read (damaged, or from another version) is
-    /// derived data: it is rebuilt from the store.
-    pub fn open(data_dir: &Path) -> Result<Self> {
-        let store = Store::open(&data_dir.join("store"))?;
-        let lexical_dir = data_dir.join("lexical");
-        let (lexical, rebuild) = match LexicalIndex::open(&lexical_dir) {
-            Ok(index) => (index, false),
-            Err(LexicalError::Unreadable(..)) => {
-                std::fs::remove_dir_all(&lexical_dir).map_err(LexicalError::Io)?;
-                (LexicalIndex::open(&lexical_dir)?, true)
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let vectors = VectorIndex::open(&data_dir.join("vectors"), VectorConfig::default())?;
-        let jobs = JobQueue::open(store.db(), QueueConfig::default()).map_err(EngineError::Jobs)?;
-        let mut engine = Self {
-            data_dir: data_dir.to_path_buf(),
-            store,
-            lexical,
-            vectors,
-            jobs,
-            embedder: OnceLock::new(),
-            gate: Gate::default(),
-            config: EngineConfig::default(),
-            cached_context: Mutex::new(None),
-        };
-        // Documents owed: a process stopped between storing mail and committing its
-        // documents (ingest threads, then indexes); finish both.
-        let owed = engine.store.documents_owed()?;
-        if owed {
-            threading::rethread(&engine.store)?;
-        }
-        if rebuild || owed || engine.lexical.doc_count() == 0 && engine.store.message_count() > 0 {
-            engine.reindex(&mut |_, _| {})?;
-        }
-        Ok(engine)
-    }
-
     /// Builds a new store from the mail sources recorded in the old one: the path
     /// out of a schema change. The old store is kept until the new one is complete.
     pub fn rebuild(
@@ -164,20 +132,42 @@ impl Engine {
         progress: &mut dyn FnMut(&IngestProgress),
     ) -> Result<IngestReport> {
         let store_dir = data_dir.join("store");
-        let roots: Vec<PathBuf> = Store::roots_of_any_version(&store_dir)?
+        let roots: Vec<PathBuf> = open::mail_roots(data_dir)?
             .into_iter()
             .map(PathBuf::from)
             .collect();
         let old = data_dir.join("store.old");
         let _ = std::fs::remove_dir_all(&old);
-        std::fs::rename(&store_dir, &old).map_err(|e| StoreError::Sled(e.into()))?;
+        if store_dir.exists() {
+            std::fs::rename(&store_dir, &old).map_err(|e| StoreError::Sled(e.into()))?;
+        }
         let _ = std::fs::remove_dir_all(data_dir.join("lexical"));
-        let _ = std::fs::remove_dir_all(data_dir.join("vectors"));
+        // The vectors stay: they are keyed by their text, so the texts read again
+        // find theirs, and only vectors of texts no longer stored are dropped.
         let mut engine = Self::open(data_dir)?;
         let report = engine.ingest(&roots, progress)?;
+        engine.drop_unused_vectors()?;
         drop(engine);
         let _ = std::fs::remove_dir_all(&old);
         Ok(report)
+    }
+
+    /// Drops the vectors of texts the store no longer holds.
+    fn drop_unused_vectors(&mut self) -> Result<usize> {
+        let stored: std::collections::HashSet<u64> =
+            self.store.distinct_embed_ids()?.into_iter().collect();
+        let unused: Vec<u64> = self
+            .vectors
+            .ids()
+            .filter(|id| !stored.contains(id))
+            .collect();
+        for id in &unused {
+            self.vectors.remove(*id);
+        }
+        if !unused.is_empty() {
+            self.vectors.compact()?;
+        }
+        Ok(unused.len())
     }
 
     pub fn data_dir(&self) -> &Path {
@@ -194,18 +184,6 @@ impl Engine {
 
     pub fn set_config(&mut self, config: EngineConfig) {
         self.config = config;
-    }
-
-    /// Re-queues an embed job for every chunk text without a vector (after the vector
-    /// index was lost or rebuilt); returns how many were queued.
-    pub fn requeue_missing_embeddings(&self) -> Result<usize> {
-        let missing: Vec<u64> = self
-            .store
-            .distinct_embed_ids()?
-            .into_iter()
-            .filter(|id| !self.vectors.contains(*id))
-            .collect();
-        self.enqueue_embeddings(&missing)
     }
 
     /// Reads mail from Maildirs, mbox files and .eml files. Idempotent: mail already

@@ -37,10 +37,10 @@ impl Engine {
             }
         }
         Ok(Stats {
-            messages: self.store.message_count(),
-            threads: self.store.thread_count(),
-            chunks: self.store.chunk_count(),
-            quarantined: self.store.quarantine_count(),
+            messages: self.store.message_count()?,
+            threads: self.store.thread_count()?,
+            chunks: self.store.chunk_count()?,
+            quarantined: self.store.quarantine_count()?,
             lost,
             source_files,
             store_bytes: self.store.size_on_disk(),

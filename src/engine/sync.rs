@@ -214,6 +214,9 @@ async fn sync_account_once<A: EngineAccess>(
             Err(e) => return Err(e),
         }
     }
+    if !added.is_empty() || access.store().derived_work_owed()? {
+        access.write(|e| e.reconcile_derived_work())?;
+    }
     if state.rethread_owed()? {
         access.write(|e| -> Result<()> {
             rethread_and_index(e, &added, AddedDocuments::Indexed, &mut |_| {})?;

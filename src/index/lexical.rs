@@ -80,6 +80,17 @@ fn build_schema() -> (Schema, Fields) {
     (b.build(), fields)
 }
 
+/// Checks every file of every live segment against the checksum in its footer. A
+/// truncated or garbled file is found here, at open, rather than by a search that
+/// fails or returns wrong hits later.
+fn check_segments(index: &Index) -> std::result::Result<(), String> {
+    let damaged = index.validate_checksum().map_err(|e| e.to_string())?;
+    match damaged.iter().next() {
+        Some(path) => Err(format!("{} fails its checksum", path.display())),
+        None => Ok(()),
+    }
+}
+
 /// The index with its single writer and a reader that reloads after each commit.
 pub struct LexicalIndex {
     dir: PathBuf,
@@ -117,6 +128,8 @@ impl LexicalIndex {
                     "its schema is from another version".into(),
                 ));
             }
+            check_segments(&index)
+                .map_err(|why| LexicalError::Unreadable(dir.to_path_buf(), why))?;
             index
         } else {
             Index::create_in_dir(dir, schema)?

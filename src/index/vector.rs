@@ -40,7 +40,7 @@ use hnsw_rs::prelude::{AnnT, Distance, FilterT, Hnsw, HnswIo};
 
 use super::vector_file::{
     encode, header, le_u32, le_u64, open_log, read_tombstones, read_vectors, remove_derived,
-    write_atomic,
+    write_atomic, ReadVectors,
 };
 
 const VECTORS: &str = "vectors.bin";
@@ -51,7 +51,9 @@ const GRAPH_TMP_BASE: &str = "graph-tmp";
 const GRAPH_EXTS: [&str; 2] = ["hnsw.graph", "hnsw.data"];
 pub(super) const VERSION: u32 = 1;
 pub(super) const HEADER_LEN: u64 = 24;
-const META_LEN: usize = 48;
+/// Magic, version, epoch, dim, covered, the two dump files' sizes, then their
+/// blake3 hashes: a dump that does not match them byte for byte is rebuilt.
+const META_LEN: usize = 48 + 2 * 32;
 const MAX_NB_CONNECTION: usize = 16;
 const EF_CONSTRUCTION: usize = 200;
 const MAX_LAYER: usize = 16; // hnsw_rs only dumps graphs built with 16 layers
@@ -126,6 +128,7 @@ pub struct VectorIndex {
     /// Record count covered by the dump on disk, if it matches `graph`.
     dumped: Option<usize>,
     from_dump: bool,
+    damaged: usize,
 }
 
 const _: fn() = || {
@@ -146,7 +149,12 @@ impl VectorIndex {
             remove_derived(dir, true);
             write_atomic(&path, |w| w.write_all(&header(cfg.dim, 1)))?;
         }
-        let (epoch, ids, data) = read_vectors(&path, cfg.dim)?;
+        let ReadVectors {
+            epoch,
+            ids,
+            data,
+            damaged,
+        } = read_vectors(&path, cfg.dim)?;
         let tombs = read_tombstones(&dir.join(TOMBSTONES), epoch, ids.len())?;
         let mut latest: HashMap<u64, usize> =
             ids.iter().enumerate().map(|(r, &id)| (id, r)).collect();
@@ -168,8 +176,13 @@ impl VectorIndex {
             graph: None,
             dumped: None,
             from_dump: false,
+            damaged,
         };
-        if let Some((graph, covered)) = index.load_dump() {
+        if damaged > 0 {
+            // Record numbers changed: rewrite the file without the damaged records
+            // (under a new epoch, so no old dump or tombstone applies to it).
+            index.compact()?;
+        } else if let Some((graph, covered)) = index.load_dump() {
             index.graph = Some(graph);
             index.dumped = Some(covered);
             index.from_dump = true;
@@ -178,7 +191,19 @@ impl VectorIndex {
             }
         }
         index.ensure_graph()?;
+        if index.graph.is_some() && index.dumped.is_none() && !index.from_dump {
+            // Built anew (the dump was missing or damaged): save it, or every open
+            // would build it again.
+            let covered = index.ids.len();
+            index.dump_graph(covered)?;
+        }
         Ok(index)
+    }
+
+    /// Records of vectors.bin that `open` found damaged and left out: their texts
+    /// need embedding again.
+    pub fn damaged_records(&self) -> usize {
+        self.damaged
     }
 
     /// Whether `open` reloaded the graph from its dump instead of rebuilding it.
@@ -213,6 +238,11 @@ impl VectorIndex {
         if let Some(r) = self.latest.remove(&id) {
             self.tombs.insert(r);
         }
+    }
+
+    /// The ids that have a live vector.
+    pub fn ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.latest.keys().copied()
     }
 
     pub fn contains(&self, id: u64) -> bool {
@@ -477,10 +507,12 @@ impl VectorIndex {
             return None;
         }
         for (i, ext) in GRAPH_EXTS.iter().enumerate() {
-            let len = fs::metadata(self.dir.join(format!("{GRAPH_BASE}.{ext}")))
-                .ok()?
-                .len();
+            let path = self.dir.join(format!("{GRAPH_BASE}.{ext}"));
+            let len = fs::metadata(&path).ok()?.len();
             if len != le_u64(&meta[32 + 8 * i..]) {
+                return None;
+            }
+            if hash_file(&path).ok()? != meta[48 + 32 * i..48 + 32 * (i + 1)] {
                 return None;
             }
         }
@@ -524,17 +556,27 @@ impl VectorIndex {
         meta.extend_from_slice(&self.epoch.to_le_bytes());
         meta.extend_from_slice(&(self.cfg.dim as u64).to_le_bytes());
         meta.extend_from_slice(&(covered as u64).to_le_bytes());
+        let mut hashes = Vec::with_capacity(64);
         for ext in GRAPH_EXTS {
             let tmp = dir.join(format!("{name}.{ext}"));
             let file = File::open(&tmp)?;
             file.sync_all()?;
             meta.extend_from_slice(&file.metadata()?.len().to_le_bytes());
+            hashes.extend_from_slice(&hash_file(&tmp)?);
             fs::rename(&tmp, dir.join(format!("{GRAPH_BASE}.{ext}")))?;
         }
+        meta.extend_from_slice(&hashes);
         write_atomic(&dir.join(GRAPH_META), |w| w.write_all(&meta))?;
         self.dumped = Some(covered);
         Ok(())
     }
+}
+
+/// The blake3 hash of a file's bytes.
+fn hash_file(path: &Path) -> io::Result<[u8; 32]> {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update_reader(File::open(path)?)?;
+    Ok(*hasher.finalize().as_bytes())
 }
 
 fn dot(a: &[f32], b: &[f32]) -> f32 {

@@ -34,11 +34,23 @@ pub(super) fn encode(id: u64, v: &[f32]) -> Vec<u8> {
     rec
 }
 
-/// Reads vectors.bin, truncating a torn last record. Returns (epoch, ids, data).
-pub(super) fn read_vectors(
-    path: &Path,
-    dim: usize,
-) -> Result<(u64, Vec<u64>, Vec<f32>), VectorError> {
+/// What was read from vectors.bin.
+pub(super) struct ReadVectors {
+    pub epoch: u64,
+    pub ids: Vec<u64>,
+    pub data: Vec<f32>,
+    /// Records left out because they were damaged: a vector that is not finite or
+    /// not of unit length (every stored vector is L2-normalised), or a torn tail.
+    pub damaged: usize,
+}
+
+/// How far from 1 a stored vector's length may be before it counts as damaged.
+const UNIT_TOLERANCE: f64 = 1e-3;
+
+/// Reads vectors.bin, truncating a torn last record and leaving out damaged ones
+/// (counted in `damaged`, for the caller to rewrite the file without them). A bad
+/// header is an error: nothing in the file can be trusted then.
+pub(super) fn read_vectors(path: &Path, dim: usize) -> Result<ReadVectors, VectorError> {
     let corrupt = |why: String| VectorError::Corrupt(path.display().to_string(), why);
     let file = OpenOptions::new().read(true).write(true).open(path)?;
     let len = file.metadata()?.len();
@@ -59,31 +71,43 @@ pub(super) fn read_vectors(
     }
     let rec_len = 8 + 4 * dim as u64;
     let n = (len - HEADER_LEN) / rec_len;
+    let mut damaged = 0;
     if !(len - HEADER_LEN).is_multiple_of(rec_len) {
         file.set_len(HEADER_LEN + n * rec_len)?;
         file.sync_all()?;
+        damaged += 1;
     }
     let (mut ids, mut data) = (
         Vec::with_capacity(n as usize),
         Vec::with_capacity(n as usize * dim),
     );
     let mut rec = vec![0u8; rec_len as usize];
-    for i in 0..n {
+    for _ in 0..n {
         reader.read_exact(&mut rec)?;
-        ids.push(le_u64(&rec));
         let start = data.len();
         data.extend(
             rec[8..]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))),
         );
-        if !data[start..].iter().all(|x| x.is_finite()) || data[start..].iter().all(|&x| x == 0.0) {
-            return Err(corrupt(format!(
-                "record {i} holds a non-finite or zero vector"
-            )));
+        let norm: f64 = data[start..]
+            .iter()
+            .map(|&x| f64::from(x) * f64::from(x))
+            .sum::<f64>()
+            .sqrt();
+        if !norm.is_finite() || (norm - 1.0).abs() > UNIT_TOLERANCE {
+            data.truncate(start);
+            damaged += 1;
+            continue;
         }
+        ids.push(le_u64(&rec));
     }
-    Ok((le_u64(&h[16..]), ids, data))
+    Ok(ReadVectors {
+        epoch: le_u64(&h[16..]),
+        ids,
+        data,
+        damaged,
+    })
 }
 
 /// Reads tombstoned record numbers; a file from another epoch is stale (ignored).

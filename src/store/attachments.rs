@@ -334,8 +334,8 @@ impl Store {
         Ok(out)
     }
 
-    pub fn attachment_chunk_count(&self) -> usize {
-        self.attach.chunks.len()
+    pub fn attachment_chunk_count(&self) -> Result<usize> {
+        super::count(&self.attach.chunks)
     }
 
     fn chunk_from_record(

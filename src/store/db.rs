@@ -20,8 +20,10 @@ pub const SCHEMA_VERSION: u32 = 1;
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database error: {0}")]
-    Sled(#[from] sled::Error),
-    #[error("corrupt record in {tree}: {reason}")]
+    Sled(sled::Error),
+    #[error("the store holds damaged data ({0}): run `quoth rebuild` to re-read your mail into a new store")]
+    DamagedData(String),
+    #[error("corrupt record in {tree} ({reason}): run `quoth rebuild` to re-read your mail into a new store")]
     Corrupt { tree: &'static str, reason: String },
     #[error(
         "the store at {path} has schema version {found}, this Quoth needs {expected}: run `quoth rebuild` to re-read your mail into a new store"
@@ -31,11 +33,23 @@ pub enum StoreError {
         found: u32,
         expected: u32,
     },
-    #[error("{0} is in use by another Quoth process")]
+    #[error("another Quoth process has the data directory open ({0} is locked); close it, or wait for it to finish")]
     Locked(String),
+    #[error("the store at {path} looks damaged ({reason}): run `quoth rebuild` to re-read your mail into a new store")]
+    Damaged { path: String, reason: String },
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// sled reports damaged pages as `Corruption`; the user needs to know the fix.
+impl From<sled::Error> for StoreError {
+    fn from(e: sled::Error) -> Self {
+        match e {
+            sled::Error::Corruption { .. } => StoreError::DamagedData(e.to_string()),
+            other => StoreError::Sled(other),
+        }
+    }
+}
 
 /// Handles to every tree. Cloning is cheap (sled trees are reference counted).
 #[derive(Clone)]
@@ -72,12 +86,7 @@ impl Store {
             .cache_capacity(32 * 1024 * 1024)
             .flush_every_ms(Some(1000))
             .open()
-            .map_err(|e| match e {
-                sled::Error::Io(io) if io.kind() == std::io::ErrorKind::WouldBlock => {
-                    StoreError::Locked(dir.display().to_string())
-                }
-                other => StoreError::Sled(other),
-            })?;
+            .map_err(|e| open_error(dir, e))?;
         let store = Self {
             meta: db.open_tree("meta")?,
             messages: db.open_tree("messages")?,
@@ -147,6 +156,36 @@ impl Store {
         Ok(self.meta.contains_key("documents_owed")?)
     }
 
+    /// Marks (or clears) derived work owed: set before new mail is stored, cleared
+    /// once every stored text has a vector or an embedding job and every attachment
+    /// its text or an extraction job. A process killed in between leaves it set, and
+    /// the next open reconciles.
+    pub fn set_derived_work_owed(&self, owed: bool) -> Result<()> {
+        if owed && self.meta.contains_key("derived_work_owed")? {
+            return Ok(());
+        }
+        set_flag(&self.meta, "derived_work_owed", owed)
+    }
+
+    pub fn derived_work_owed(&self) -> Result<bool> {
+        Ok(self.meta.contains_key("derived_work_owed")?)
+    }
+
+    /// Every stored attachment's message and position, in key order.
+    pub fn attachment_positions(&self) -> impl Iterator<Item = Result<(MessageKey, u32)>> + '_ {
+        self.attachments.iter().keys().filter_map(|k| match k {
+            Ok(k) => {
+                let key = k.get(..16).and_then(|b| b.try_into().ok()).map(MessageKey);
+                let index = k
+                    .get(16..20)
+                    .and_then(|b| b.try_into().ok())
+                    .map(u32::from_be_bytes);
+                key.zip(index).map(Ok)
+            }
+            Err(e) => Some(Err(e.into())),
+        })
+    }
+
     pub fn size_on_disk(&self) -> u64 {
         self.db.size_on_disk().unwrap_or(0)
     }
@@ -164,8 +203,8 @@ impl Store {
             .transpose()
     }
 
-    pub fn message_count(&self) -> usize {
-        self.messages.len()
+    pub fn message_count(&self) -> Result<usize> {
+        count(&self.messages)
     }
 
     /// Keys of the messages with this Message-ID (copies of one mail can differ).
@@ -304,8 +343,8 @@ impl Store {
         &self.db
     }
 
-    pub fn chunk_count(&self) -> usize {
-        self.chunks.len()
+    pub fn chunk_count(&self) -> Result<usize> {
+        count(&self.chunks)
     }
 
     pub fn attachment_bytes(&self, key: &MessageKey, index: u32) -> Result<Option<Vec<u8>>> {
@@ -400,8 +439,8 @@ impl Store {
         self.threads.iter().values().map(|v| decode("threads", &v?))
     }
 
-    pub fn thread_count(&self) -> usize {
-        self.threads.len()
+    pub fn thread_count(&self) -> Result<usize> {
+        count(&self.threads)
     }
 
     // ---- sources ----
@@ -458,8 +497,8 @@ impl Store {
             .collect()
     }
 
-    pub fn quarantine_count(&self) -> usize {
-        self.quarantine.len()
+    pub fn quarantine_count(&self) -> Result<usize> {
+        count(&self.quarantine)
     }
 }
 
@@ -470,6 +509,47 @@ fn chunk_key(key: &MessageKey, ordinal: u32) -> Vec<u8> {
 }
 
 /// Sets or clears a durable yes/no marker in a tree.
+/// What a failed sled open means for the user: another process holds the lock, the
+/// files are damaged, or another I/O error.
+fn open_error(dir: &Path, e: sled::Error) -> StoreError {
+    let path = dir.display().to_string();
+    match e {
+        sled::Error::Io(io)
+            if io.kind() == std::io::ErrorKind::WouldBlock
+                || io.to_string().contains("could not acquire lock") =>
+        {
+            StoreError::Locked(path)
+        }
+        sled::Error::Corruption { .. } => StoreError::Damaged {
+            path,
+            reason: "sled found corrupt data".into(),
+        },
+        sled::Error::Unsupported(why) | sled::Error::ReportableBug(why) => {
+            StoreError::Damaged { path, reason: why }
+        }
+        other => StoreError::Sled(other),
+    }
+}
+
+/// Counts a tree's entries. sled's own `len` counts every item of its iterator, and
+/// on a damaged page that iterator yields the same error forever: this stops at the
+/// first error and returns it.
+pub(super) fn count(tree: &sled::Tree) -> Result<usize> {
+    let mut n = 0;
+    for key in tree.iter().keys() {
+        key?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Whether the store holds any message (without counting them).
+impl Store {
+    pub fn has_messages(&self) -> Result<bool> {
+        Ok(self.messages.first()?.is_some())
+    }
+}
+
 pub(super) fn set_flag(tree: &sled::Tree, name: &str, on: bool) -> Result<()> {
     if on {
         tree.insert(name, &[1])?;

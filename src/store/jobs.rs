@@ -27,7 +27,9 @@ use sled::transaction::{
 #[derive(Debug, thiserror::Error)]
 pub enum JobError {
     #[error("job store: {0}")]
-    Sled(#[from] sled::Error),
+    Sled(sled::Error),
+    #[error("the job store holds damaged data ({0}): run `quoth rebuild` to re-read your mail into a new store")]
+    Damaged(String),
     #[error("job store transaction: {0}")]
     Transaction(String),
     #[error("corrupt job record: {0}")]
@@ -36,6 +38,15 @@ pub enum JobError {
     LeaseLost,
     #[error("no such job")]
     NotFound,
+}
+
+impl From<sled::Error> for JobError {
+    fn from(e: sled::Error) -> Self {
+        match e {
+            sled::Error::Corruption { .. } => JobError::Damaged(e.to_string()),
+            other => JobError::Sled(other),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,0 +1,190 @@
+//! Opening a data directory: the store first (bounded in time, so a damaged sled
+//! file never hangs a command), then the derived files, each checked against what
+//! it should hold and rebuilt from the store when it is damaged.
+//!
+//! - The store (sled) is the source of truth. An open that does not finish within
+//!   [`STORE_OPEN_TIMEOUT`] or fails on damaged data names `quoth rebuild`, which
+//!   re-reads the mail sources (listed outside the store, in `roots.json`).
+//! - The search index (tantivy) is checked segment by segment (footers and
+//!   checksums); a damaged one is rebuilt from the store.
+//! - The vector file is checked by header and record length; a damaged one is
+//!   moved aside and its texts are queued for embedding again. A file that lost
+//!   records (fewer vectors than finished embedding jobs) gets the same repair.
+//! - The HNSW graph dump is checked against the vector file it was built from
+//!   (sizes and record count) and rebuilt when it does not match.
+//!
+//! What was repaired is kept as notes for the front end to show.
+
+use super::{Engine, EngineConfig, EngineError, Result};
+use crate::index::lexical::{LexicalError, LexicalIndex};
+use crate::index::vector::{VectorConfig, VectorError, VectorIndex};
+use crate::retrieve::gate::Gate;
+use crate::store::jobs::{JobQueue, QueueConfig};
+use crate::store::{Store, StoreError};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// Longest wait for sled to open its files.
+pub const STORE_OPEN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The thread that opens the store. sled may panic on a damaged file; the panic is
+/// caught and reported as [`StoreError::Damaged`], so a program's panic hook may
+/// keep quiet about panics on this thread.
+pub const STORE_OPEN_THREAD: &str = "quoth-store-open";
+
+impl Engine {
+    /// Opens (or creates) the data directory: `store/` for sled, `lexical/` for
+    /// tantivy, `vectors/` for embeddings. See the module documentation for what is
+    /// checked and repaired.
+    pub fn open(data_dir: &Path) -> Result<Self> {
+        super::privacy::make_private(data_dir).map_err(|e| StoreError::Sled(e.into()))?;
+        super::privacy::remove_stale_viewer_copies();
+        let store = open_store_bounded(&data_dir.join("store"))?;
+        let mut notes = Vec::new();
+        let lexical_dir = data_dir.join("lexical");
+        let (lexical, rebuild) = match LexicalIndex::open(&lexical_dir) {
+            Ok(index) => (index, false),
+            Err(LexicalError::Unreadable(_, why)) => {
+                notes.push(format!(
+                    "the search index was damaged ({why}): rebuilt from the store"
+                ));
+                std::fs::remove_dir_all(&lexical_dir).map_err(LexicalError::Io)?;
+                (LexicalIndex::open(&lexical_dir)?, true)
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let vectors_dir = data_dir.join("vectors");
+        let vectors = match VectorIndex::open(&vectors_dir, VectorConfig::default()) {
+            Ok(v) => v,
+            Err(VectorError::Corrupt(file, why)) => {
+                let aside = set_aside(&vectors_dir)?;
+                notes.push(format!(
+                    "the vector file {file} was damaged ({why}): moved to {}; its texts are embedded again by the background jobs (`quoth embed`)",
+                    aside.display()
+                ));
+                VectorIndex::open(&vectors_dir, VectorConfig::default())?
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if vectors.damaged_records() > 0 {
+            notes.push(format!(
+                "the vector file held {} damaged records: left out, and their texts are embedded again by the background jobs (`quoth embed`)",
+                vectors.damaged_records()
+            ));
+        }
+        let jobs = JobQueue::open(store.db(), QueueConfig::default()).map_err(EngineError::Jobs)?;
+        let mut engine = Self {
+            data_dir: data_dir.to_path_buf(),
+            store,
+            lexical,
+            vectors,
+            jobs,
+            embedder: OnceLock::new(),
+            gate: Gate::default(),
+            config: EngineConfig::default(),
+            cached_context: Mutex::new(None),
+            open_notes: Vec::new(),
+        };
+        // Documents owed: a process stopped between storing mail and committing its
+        // documents (ingest threads, then indexes); finish both.
+        let owed = engine.store.documents_owed()?;
+        if owed {
+            super::threading::rethread(&engine.store)?;
+        }
+        if rebuild || owed || engine.lexical.doc_count() == 0 && engine.store.has_messages()? {
+            engine.reindex(&mut |_, _| {})?;
+        }
+        let done = engine.jobs.counts(super::EMBED_JOB)?.done;
+        let vectors_short = (engine.vectors.len() as u64) < done;
+        if engine.store.derived_work_owed()? || vectors_short {
+            let report = engine.reconcile_derived_work()?;
+            if report.vectors_requeued > 0 && engine.vectors.damaged_records() == 0 {
+                notes.push(format!(
+                    "{} texts had lost their vectors (a damaged vector file): queued for embedding again",
+                    report.vectors_requeued
+                ));
+            }
+        }
+        engine.open_notes = notes;
+        Ok(engine)
+    }
+
+    /// What opening the data directory found damaged and repaired.
+    pub fn open_notes(&self) -> &[String] {
+        &self.open_notes
+    }
+}
+
+/// Opens sled on a thread of its own and waits at most [`STORE_OPEN_TIMEOUT`]: sled
+/// may spin on a damaged file instead of failing.
+fn open_store_bounded(dir: &Path) -> Result<Store> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = dir.to_path_buf();
+    std::thread::Builder::new()
+        .name(STORE_OPEN_THREAD.into())
+        .spawn(move || {
+            let opened = std::panic::catch_unwind(|| Store::open(&path)).unwrap_or_else(|_| {
+                Err(StoreError::Damaged {
+                    path: path.display().to_string(),
+                    reason: "reading it panicked".into(),
+                })
+            });
+            let _ = tx.send(opened);
+        })
+        .map_err(EngineError::Runtime)?;
+    match rx.recv_timeout(STORE_OPEN_TIMEOUT) {
+        Ok(opened) => Ok(opened?),
+        Err(_) => Err(StoreError::Damaged {
+            path: dir.display().to_string(),
+            reason: format!("it did not open within {} s", STORE_OPEN_TIMEOUT.as_secs()),
+        }
+        .into()),
+    }
+}
+
+/// Moves a damaged vector directory aside (kept for inspection) and returns where.
+fn set_aside(dir: &Path) -> Result<PathBuf> {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S");
+    let aside = dir.with_file_name(format!("vectors.damaged-{stamp}"));
+    std::fs::rename(dir, &aside).map_err(VectorError::Io)?;
+    Ok(aside)
+}
+
+/// The file, beside the store, that lists the mail sources ingested, so `quoth
+/// rebuild` can re-read them even when the store itself is too damaged to open.
+const ROOTS_FILE: &str = "roots.json";
+
+/// Records the ingested mail sources in [`ROOTS_FILE`].
+pub(super) fn record_mail_roots(data_dir: &Path, roots: &[String]) -> Result<()> {
+    let json = serde_json::to_vec_pretty(roots).unwrap_or_default();
+    let tmp = data_dir.join(format!("{ROOTS_FILE}.tmp"));
+    super::privacy::write_private(&tmp, &json)
+        .and_then(|()| std::fs::rename(&tmp, data_dir.join(ROOTS_FILE)))
+        .map_err(|e| StoreError::Sled(e.into()))?;
+    Ok(())
+}
+
+/// The mail sources ingested into this data directory: from [`ROOTS_FILE`], or
+/// from the store (of any schema version) when the file is missing.
+pub(super) fn mail_roots(data_dir: &Path) -> Result<Vec<String>> {
+    if let Ok(bytes) = std::fs::read(data_dir.join(ROOTS_FILE)) {
+        if let Ok(roots) = serde_json::from_slice::<Vec<String>>(&bytes) {
+            return Ok(roots);
+        }
+    }
+    let dir = data_dir.join("store");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = dir.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(Store::roots_of_any_version(&path));
+    });
+    match rx.recv_timeout(STORE_OPEN_TIMEOUT) {
+        Ok(roots) => Ok(roots?),
+        Err(_) => Err(StoreError::Damaged {
+            path: dir.display().to_string(),
+            reason: "it did not open in time, and roots.json, which lists the mail to re-read, is missing".into(),
+        }
+        .into()),
+    }
+}
