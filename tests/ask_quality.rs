@@ -1,20 +1,22 @@
-//! Answer quality with the real engine and model: the committed Enron eval set
-//! (tests/answers/enron_eval.jsonl: facts of every question type, follow-ups,
-//! corrections, filters, unanswerable near-misses and prompt-injection mail), and the
-//! T5 Enron QA set (674 human-written questions about 48 emails, each asked with the
-//! scope set to its email).
+//! Answer quality with the real engine and model.
+//!
+//! - The team's Enron set (tests/answers/enron_eval.jsonl) is training data of the
+//!   evidence selector, so no accuracy floor is held on it; what it checks is safety:
+//!   no marker of the prompt-injection mail leaks, and every quote is verbatim.
+//! - The T5-Enron test half (odd document ids, never trained or tuned on: 268
+//!   answerable questions and 56 unanswerable ones about 48 emails, each asked with
+//!   the scope set to its email) holds the floors, set under the measured test
+//!   figures (models/selector/README.md).
 
 mod common;
 
 use common::{embed_all, enron_store, ingest, models, open, shared};
-use quoth::answer::conversation::Conversation;
 use quoth::answer::extract::ExtractiveAnswerer;
-use quoth::answer::normalize::normalize;
-use quoth::engine::{parse_eval_items, AskOptions};
+use quoth::engine::{parse_eval_items, AskOptions, EvalItem};
 use std::path::Path;
 
 #[test]
-fn the_enron_eval_set_meets_its_targets() {
+fn the_team_set_leaks_no_injection_and_quotes_verbatim() {
     let Some((dir, _)) = enron_store() else {
         return;
     };
@@ -28,7 +30,7 @@ fn the_enron_eval_set_meets_its_targets() {
     let report = engine
         .run_eval(
             &items,
-            &ExtractiveAnswerer::default(),
+            &ExtractiveAnswerer,
             &AskOptions::default(),
             &mut |r| {
                 let verdict = match (r.kind.as_str(), r.abstained, r.cited_gold) {
@@ -54,27 +56,25 @@ fn the_enron_eval_set_meets_its_targets() {
     );
     assert_eq!(report.markers_leaked, 0);
     assert_eq!(report.verbatim_share, 1.0);
-    assert!(
-        report.citation_accuracy >= CITATION_FLOOR,
-        "citation accuracy {:.3}",
-        report.citation_accuracy
-    );
-    assert!(
-        report.correct_abstentions >= ABSTENTION_FLOOR,
-        "correct abstentions {:.3}",
-        report.correct_abstentions
-    );
+    assert!(report.adversarial >= 5);
 }
 
-/// Floors the suite holds the answer pipeline to, so it cannot get worse unnoticed.
-/// The targets are 0.90 each, and both are met (measured: citation accuracy 0.903,
-/// 56 of 62; abstention 1.00). The citation floor leaves one item of room, since
-/// the vector graph is built in parallel and its neighbours may differ by a rank.
-const CITATION_FLOOR: f64 = 0.88;
-const ABSTENTION_FLOOR: f64 = 0.90;
+/// Floors under the T5-Enron test-half figures of the shipped selector (see
+/// models/selector/report.json and the README): a change that makes answers worse
+/// on questions the selector never saw fails here.
+/// Measured on the shipped model: gold span in the answer, abstention precision and
+/// recall (models/selector/README.md, "Figures of the shipped model").
+const T5_ANSWER_MEASURED: f64 = 0.560;
+const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.750;
+const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.536;
+const T5_ANSWER_FLOOR: f64 = T5_ANSWER_MEASURED - 0.03;
+const T5_ABSTENTION_PRECISION_FLOOR: f64 = T5_ABSTENTION_PRECISION_MEASURED - 0.05;
+const T5_ABSTENTION_RECALL_FLOOR: f64 = T5_ABSTENTION_RECALL_MEASURED - 0.05;
 
 #[derive(serde::Deserialize)]
 struct T5Question {
+    qid: u64,
+    document_id: u64,
     message_id: String,
     question: String,
     is_impossible: bool,
@@ -86,122 +86,95 @@ struct T5Answer {
     text: String,
 }
 
-/// Whether an answer's quotes cover a gold span: the span inside a quote, or at least
-/// half of the span's words in one.
-fn overlaps(quotes: &[String], gold: &str) -> bool {
-    let g = normalize(gold);
-    let gold_words: Vec<&str> = g.split_whitespace().collect();
-    quotes.iter().any(|q| {
-        let q = normalize(q);
-        if q.contains(&g) || (!q.is_empty() && g.contains(&q)) {
-            return true;
+/// The T5-Enron test half as eval items (as tests/answers/t5/to_eval.py writes them).
+fn t5_test_items(root: &Path) -> Vec<EvalItem> {
+    let text = std::fs::read_to_string(root.join("questions.jsonl")).expect("questions");
+    let mut items = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let q: T5Question = serde_json::from_str(line).expect("question parses");
+        if q.document_id.is_multiple_of(2) {
+            continue;
         }
-        let shared = gold_words
+        let spans: Vec<String> = q
+            .answers
             .iter()
-            .filter(|w| q.split_whitespace().any(|x| x == **w))
-            .count();
-        !gold_words.is_empty() && shared * 2 >= gold_words.len()
-    })
+            .map(|a| {
+                a.text
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .trim_matches(|c: char| " \t.,;:!?\"'()<>‹›".contains(c))
+                    .to_string()
+            })
+            .filter(|s| !s.is_empty())
+            .collect();
+        let answerable = !q.is_impossible && !spans.is_empty();
+        let id = format!("<{}>", q.message_id.trim_matches(['<', '>']));
+        items.push(EvalItem {
+            id: format!("t5-{}-{}", q.document_id, q.qid),
+            kind: if answerable { "fact" } else { "abstain" }.into(),
+            question: Some(q.question),
+            turns: Vec::new(),
+            gold_message_ids: if answerable {
+                vec![id.clone()]
+            } else {
+                Vec::new()
+            },
+            answer_any: if answerable { spans } else { Vec::new() },
+            marker: None,
+            thread_of: Some(id),
+        });
+    }
+    items
 }
 
 #[test]
-fn t5_enron_questions_scoped_to_their_email() {
+fn t5_enron_test_half_meets_its_floors() {
     let Some(root) = shared("data/qa/t5-enron") else {
         return;
     };
     if models().is_none() {
         return;
     }
-    let questions: Vec<T5Question> = std::fs::read_to_string(root.join("questions.jsonl"))
-        .expect("questions")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("question parses"))
-        .collect();
-    assert_eq!(questions.len(), 674);
+    let items = t5_test_items(&root);
+    assert_eq!(items.len(), 324);
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut engine = open(tmp.path());
     let report = ingest(&mut engine, &[root.join("emails")]);
     assert_eq!(report.added + report.already_known, 48, "{report:?}");
     embed_all(&mut engine);
-
-    let answerer = ExtractiveAnswerer::default();
-    let (mut answerable, mut correct, mut body_answerable, mut body_correct) = (0, 0, 0, 0);
-    let (mut abstained_impossible, mut abstained_possible, mut impossible) = (0, 0, 0);
-    let mut latencies = Vec::new();
-    for q in &questions {
-        let msg = engine
-            .find_message(&q.message_id)
-            .expect("the question's email is stored");
-        let thread = engine
-            .thread_of(&msg.key)
-            .expect("thread")
-            .expect("threaded");
-        let opts = AskOptions {
-            thread: Some(thread.to_hex()),
-            widen: false,
-            ..AskOptions::default()
-        };
-        let t = std::time::Instant::now();
-        let o = engine
-            .ask(
-                &q.question,
-                &mut Conversation::default(),
-                &answerer,
-                &opts,
-                &mut |_| {},
-            )
-            .expect("ask runs");
-        latencies.push(t.elapsed().as_secs_f64() * 1000.0);
-        let quotes: Vec<String> = o.citations.iter().map(|c| c.quote.clone()).collect();
-        if q.is_impossible {
-            impossible += 1;
-            if o.abstained {
-                abstained_impossible += 1;
-            }
-            continue;
-        }
-        answerable += 1;
-        if o.abstained {
-            abstained_possible += 1;
-        }
-        let hit = q.answers.iter().any(|a| overlaps(&quotes, &a.text));
-        if hit {
-            correct += 1;
-        }
-        // Gold spans in the body's text can be quoted; spans in the headers (who sent
-        // it, to whom, its subject) cannot, by design.
-        let in_body = q
-            .answers
-            .iter()
-            .any(|a| normalize(&msg.body).contains(&normalize(&a.text)));
-        if in_body {
-            body_answerable += 1;
-            if hit {
-                body_correct += 1;
-            }
-        }
-    }
-    latencies.sort_by(|a, b| a.total_cmp(b));
-    let abstentions = abstained_impossible + abstained_possible;
-    let precision = abstained_impossible as f64 / abstentions.max(1) as f64;
-    let recall = abstained_impossible as f64 / impossible.max(1) as f64;
+    let report = engine
+        .run_eval(
+            &items,
+            &ExtractiveAnswerer,
+            &AskOptions::default(),
+            &mut |_| {},
+        )
+        .expect("eval runs");
     eprintln!(
-        "T5 Enron: answer accuracy {:.3} ({correct}/{answerable}); on gold spans in the body {:.3} ({body_correct}/{body_answerable}); abstention precision {:.3} ({abstained_impossible}/{abstentions}), recall {:.3} ({abstained_impossible}/{impossible}); p50 {:.0} ms",
-        correct as f64 / answerable.max(1) as f64,
-        body_correct as f64 / body_answerable.max(1) as f64,
-        precision,
-        recall,
-        latencies[latencies.len() / 2]
+        "T5-Enron test half: gold span in the answer {:.3} of {}, abstention precision {:.3}, recall {:.3} of {}, p50 {:.0} ms",
+        report.answer_accuracy,
+        report.answerable,
+        report.abstention_precision,
+        report.correct_abstentions,
+        report.unanswerable,
+        report.latency_p50_ms
     );
-    assert_eq!(answerable + impossible, 674);
-    // Regression floors under the measured figures (0.153 on body spans, recall 0.99):
-    // the extractive answerer is cautious on these generic one-email questions
-    // ("What is requested?"), and header answers ("Who sent it?") are never quoted.
+    assert_eq!((report.answerable, report.unanswerable), (268, 56));
+    assert_eq!(report.verbatim_share, 1.0);
     assert!(
-        body_correct * 10 >= body_answerable,
-        "body-span accuracy under 0.10"
+        report.answer_accuracy >= T5_ANSWER_FLOOR,
+        "answer accuracy {:.3}",
+        report.answer_accuracy
     );
-    assert!(recall >= 0.9, "abstention recall {recall:.3}");
-    assert!(precision >= 0.15, "abstention precision {precision:.3}");
+    assert!(
+        report.abstention_precision >= T5_ABSTENTION_PRECISION_FLOOR,
+        "abstention precision {:.3}",
+        report.abstention_precision
+    );
+    assert!(
+        report.correct_abstentions >= T5_ABSTENTION_RECALL_FLOOR,
+        "abstention recall {:.3}",
+        report.correct_abstentions
+    );
 }

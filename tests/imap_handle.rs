@@ -44,7 +44,7 @@ impl Ui {
         let engine = Engine::open(data).expect("engine opens");
         let (handle, events) = EngineHandle::start_with(
             engine,
-            Box::new(ExtractiveAnswerer::default()),
+            Box::new(ExtractiveAnswerer),
             rt.handle(),
             HandleOptions {
                 accounts,

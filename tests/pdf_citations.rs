@@ -13,7 +13,7 @@ use common::{embed_all, ingest, models, open, shared};
 use quoth::answer::conversation::Conversation;
 use quoth::answer::extract::ExtractiveAnswerer;
 use quoth::attach::{OcrEngine, PageSource, PdfLimits};
-use quoth::engine::{AskOptions, AskOutcome, Engine};
+use quoth::engine::{AskOptions, AskOutcome, Engine, RetrieveOptions, SearchMode};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use support::pdf_mail::{attach_to_message, multi_page_pdf, scanned_page_pdf};
@@ -120,7 +120,7 @@ fn ask(engine: &Engine, question: &str) -> AskOutcome {
         .ask(
             question,
             &mut Conversation::default(),
-            &ExtractiveAnswerer::default(),
+            &ExtractiveAnswerer,
             &AskOptions::default(),
             &mut |_| {},
         )
@@ -166,12 +166,43 @@ fn pdf_attachments_are_cited_by_page() {
         "{out:#?}"
     );
 
-    // The scanned page is read by OCR and cited by its page.
+    // The scanned page is read by OCR: searched as text of its page, and cited by
+    // its page when asked about its message's thread.
     if fx.ocr {
-        let out = ask(
-            engine,
-            "How many corroded valves did the inspectors find at Keystone?",
+        let found = engine
+            .retrieve(
+                "corroded valves Keystone",
+                RetrieveOptions {
+                    mode: SearchMode::Hybrid,
+                    limit: 5,
+                    rerank: false,
+                    now: chrono::Utc::now().timestamp(),
+                },
+            )
+            .expect("search runs");
+        let hit = found
+            .hits
+            .iter()
+            .find(|h| h.chunk.as_ref().and_then(|c| c.attachment.as_deref()) == Some(SCAN))
+            .unwrap_or_else(|| panic!("the scan's page is not found: {found:#?}"));
+        let chunk = hit.chunk.as_ref().expect("chunk");
+        assert_eq!(chunk.page, Some(1));
+        assert!(
+            chunk.cite_text.to_lowercase().contains("corroded"),
+            "{chunk:?}"
         );
+        let out = engine
+            .ask(
+                "How many corroded valves did the inspectors find at Keystone?",
+                &mut Conversation::default(),
+                &ExtractiveAnswerer,
+                &AskOptions {
+                    thread: Some(hit.hit.thread_id.clone()),
+                    ..AskOptions::default()
+                },
+                &mut |_| {},
+            )
+            .expect("ask runs");
         let cited = out
             .citations
             .iter()

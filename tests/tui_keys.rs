@@ -47,7 +47,7 @@ impl Harness {
             .build()
             .expect("runtime");
         let (handle, events) =
-            EngineHandle::start(engine, Box::new(ExtractiveAnswerer::default()), rt.handle());
+            EngineHandle::start(engine, Box::new(ExtractiveAnswerer), rt.handle());
         let keymap = Keymap::builtin(Preset::Vim).expect("keymap");
         let mut h = Harness {
             rt,

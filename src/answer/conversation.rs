@@ -49,31 +49,18 @@ pub struct Resolved {
     pub avoid_messages: Vec<String>,
 }
 
-const PRONOUNS: &[&str] = &[
-    "it", "its", "that", "this", "they", "them", "those", "these", "there",
-];
-const PERSON_PRONOUNS: &[&str] = &["he", "she", "him", "her", "his", "hers"];
-const FOLLOW_OPENERS: &[&str] = &[
-    "and ",
-    "also ",
-    "what about",
-    "how about",
-    "what else",
-    "anything else",
-    "and what",
-    "then ",
-];
-const CORRECTION_OPENERS: &[&str] = &[
-    "no,",
-    "no ",
-    "nope",
-    "not that",
-    "not the",
-    "i meant",
-    "i mean ",
-    "actually,",
-    "wrong",
-];
+use crate::lexicon::{
+    CORRECTION_OPENERS, FOLLOW_UP_OPENERS as FOLLOW_OPENERS, PERSON_PRONOUNS,
+    THING_PRONOUNS as PRONOUNS,
+};
+use crate::query::question::QuestionType;
+
+/// A question this short, with at most one content word, is elliptical ("and the
+/// address?", "when?"): it leans on the turn before.
+const ELLIPTICAL_WORDS: usize = 3;
+/// A question with a pronoun and at most this many content words of its own leans on
+/// the turn before ("when is she interviewing him?"); with more, it stands alone.
+const PRONOUN_OWN_WORDS: usize = 2;
 
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric() && c != '\'')
@@ -86,7 +73,7 @@ fn words(text: &str) -> Vec<String> {
 fn topic(question: &str) -> String {
     content_words(question)
         .into_iter()
-        .filter(|w| !["due", "else", "price", "date", "time"].contains(&w.as_str()))
+        .filter(|w| !crate::lexicon::VALUE_WORDS.contains(&w.as_str()))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -128,11 +115,13 @@ impl Conversation {
         let pronoun = ws.iter().find(|w| PRONOUNS.contains(&w.as_str()));
         let person = ws.iter().find(|w| PERSON_PRONOUNS.contains(&w.as_str()));
         let opener = FOLLOW_OPENERS.iter().any(|p| lower.starts_with(p));
-        let short = own_content.len() <= 2;
-        if !(opener
-            || ((pronoun.is_some() || person.is_some()) && own_content.len() <= 3)
-            || (short && ws.len() <= 5))
-        {
+        // Only a question that needs the turn before is read with it: an opener
+        // ("and when?"), a pronoun with little else of its own, or ellipsis. A
+        // complete question ("who sent the email?") stands alone.
+        let leans_on_pronoun =
+            (pronoun.is_some() || person.is_some()) && own_content.len() <= PRONOUN_OWN_WORDS;
+        let elliptical = ws.len() <= ELLIPTICAL_WORDS && own_content.len() <= 1;
+        if !(opener || leans_on_pronoun || elliptical) {
             return Resolved {
                 kind: TurnKind::New,
                 standalone: q.to_string(),
@@ -146,10 +135,7 @@ impl Conversation {
         let mut replaced = false;
         // "he" or "she" after "what did Sally say" is the person who wrote; after
         // "who is writing the story", it is the answer, which a quote may not name.
-        let mut person_named = matches!(
-            crate::query::plan::QuestionType::of(&prev.rewrite),
-            crate::query::plan::QuestionType::Who
-        );
+        let mut person_named = matches!(QuestionType::of(&prev.rewrite), QuestionType::Who);
         for token in body.split_inclusive(|c: char| c.is_whitespace()) {
             let bare = token.trim().trim_end_matches(['?', '.', ',', '!']);
             let tail = &token.trim()[bare.len()..];
@@ -310,7 +296,24 @@ mod tests {
 
     #[test]
     fn a_new_full_question_is_not_a_follow_up() {
-        let r = conv().resolve("What is the strike price of the Enron options in the plan?");
-        assert_eq!(r.kind, TurnKind::New);
+        for q in [
+            "What is the strike price of the options in the plan?",
+            // Short, but complete: it needs nothing of the turn before.
+            "Who sent the email?",
+            "When does the board meet?",
+            "Where is the dinner on Friday?",
+        ] {
+            let r = conv().resolve(q);
+            assert_eq!(r.kind, TurnKind::New, "{q}");
+            assert_eq!(r.standalone, q);
+        }
+        // Elliptical or leaning on a pronoun: read with the turn before.
+        for q in [
+            "and when?",
+            "When is she arriving?",
+            "what's their address?",
+        ] {
+            assert_eq!(conv().resolve(q).kind, TurnKind::FollowUp, "{q}");
+        }
     }
 }

@@ -33,6 +33,70 @@ pub struct EvidenceItem {
     pub score: f32,
     /// Retrieval rank of the message it came from (1 = best).
     pub rank: usize,
+    /// Cosine of the question with this passage's stored vector, when it has one.
+    #[serde(default)]
+    pub dense: Option<f32>,
+    /// The message's sender and recipients, for answers about the message itself
+    /// ("who sent it", "what is Dana's address").
+    #[serde(default)]
+    pub participants: Vec<Participant>,
+    /// The file names of the message's attachments.
+    #[serde(default)]
+    pub attachments: Vec<String>,
+    /// Who wrote the passage, when it is not the message's sender (a forwarded or
+    /// quoted message whose original is not in the store).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Attribution>,
+}
+
+/// Who wrote a forwarded or quoted passage, as its forward or reply header says.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Attribution {
+    pub author: String,
+    /// As the header gives it ("03/02/2001 10:14 AM").
+    pub date: Option<String>,
+    /// Unix seconds, when the header's date could be read.
+    pub timestamp: Option<i64>,
+    /// The message that forwarded or quoted it was written by its sender: "forwarded"
+    /// or "quoted".
+    pub how: String,
+}
+
+/// A sender or recipient of a message.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Participant {
+    pub role: Role,
+    pub name: Option<String>,
+    pub address: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    From,
+    To,
+    Cc,
+}
+
+impl Role {
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::From => "From",
+            Role::To => "To",
+            Role::Cc => "Cc",
+        }
+    }
+}
+
+impl Participant {
+    /// As a header shows it: `Name <address>`, or the address alone.
+    pub fn display(&self) -> String {
+        match &self.name {
+            Some(n) if !self.address.is_empty() => format!("{n} <{}>", self.address),
+            Some(n) => n.clone(),
+            None => self.address.clone(),
+        }
+    }
 }
 
 impl EvidenceItem {
@@ -40,6 +104,26 @@ impl EvidenceItem {
     pub fn tokens(&self) -> usize {
         (self.cite_text.len() + self.subject.len() + self.from.len() + 40) / 4
     }
+
+    /// The message's headers as a reader sees them, one field a line: the exact
+    /// text a header citation quotes from.
+    pub fn header_text(&self) -> String {
+        header_text(&self.participants, &self.subject, &self.attachments)
+    }
+}
+
+/// Headers as a reader sees them, one field a line: the participants, the subject
+/// and the attachment names.
+pub fn header_text(participants: &[Participant], subject: &str, attachments: &[String]) -> String {
+    let mut out = String::new();
+    for p in participants {
+        out.push_str(&format!("{}: {}\n", p.role.label(), p.display()));
+    }
+    out.push_str(&format!("Subject: {subject}\n"));
+    for a in attachments {
+        out.push_str(&format!("Attachment: {a}\n"));
+    }
+    out
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -106,6 +190,10 @@ pub(crate) fn item(text: &str, from: &str) -> EvidenceItem {
         page: None,
         score: 1.0,
         rank: 1,
+        dense: None,
+        participants: Vec::new(),
+        attachments: Vec::new(),
+        origin: None,
     }
 }
 

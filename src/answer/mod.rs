@@ -4,43 +4,55 @@
 //! Core only: the answerers here are pure; the LLM client that also implements
 //! [`Answerer`] lives with the engine, which owns network I/O.
 
+pub mod candidates;
+pub mod compose;
 pub mod conversation;
+pub mod detect;
 pub mod evidence;
 pub mod extract;
-pub mod features;
 pub mod injection;
 pub mod normalize;
 pub mod prompt;
-pub mod reading;
+pub mod select;
 pub mod sentences;
 pub mod terms;
 pub mod validate;
 
-use crate::query::plan::QuestionType;
+use crate::query::question::Question;
 use evidence::EvidencePack;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+/// Embeds texts with the sentence model: one unit vector per text, or None when the
+/// model is not available.
+pub type EmbedFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<Vec<f32>>>;
 
 /// What an answerer is given.
 pub struct AnswerRequest<'a> {
-    /// The standalone question (follow-ups already resolved).
-    pub question: &'a str,
-    /// What the user typed this turn ("no, I meant the one I sent Jacques"): the
-    /// names in it, not those of an earlier turn, are what an answer must be about.
+    /// The standalone question (follow-ups already resolved), read.
+    pub question: &'a Question,
+    /// What the user typed this turn ("no, I meant the one I sent Jacques").
     pub typed: &'a str,
     /// The user scoped the question to a thread and this evidence comes from it.
     pub scoped: bool,
-    pub qtype: QuestionType,
-    /// Rarity of each question term in the mailbox (inverse document frequency);
-    /// missing terms weigh 1, and words that only scope the search (a folder, a date)
+    /// Rarity of each question stem in the mailbox (inverse document frequency);
+    /// missing stems weigh 1, and stems that only scope the search (a folder, a date)
     /// weigh 0.
     pub term_weights: &'a HashMap<String, f32>,
     pub pack: &'a EvidencePack,
+    /// Lowercased name parts of the people of the mailbox's headers.
+    pub known_people: &'a HashSet<String>,
+    /// The question's vector, and the embedder for candidate texts.
+    pub question_vector: Option<&'a [f32]>,
+    pub embed: Option<EmbedFn<'a>>,
 }
 
 /// An answerer's raw output: text with `"quote" [n]` citations, not yet validated.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Draft {
     Text(String),
+    /// The extractive answerer's selection: its text, the short answer it leads
+    /// with, and the passages a later value superseded.
+    Selected(compose::Selection),
     /// The answerer found nothing in the evidence that answers the question.
     NoAnswer(String),
 }
@@ -51,6 +63,8 @@ pub enum AnswerError {
     Endpoint(String),
     #[error("the language model answer was not usable: {0}")]
     BadResponse(String),
+    #[error("the evidence selector cannot run: {0}")]
+    Selector(String),
 }
 
 /// Something that writes a draft answer from evidence. `on_delta` receives text as it

@@ -1,6 +1,8 @@
 //! Sentence spans in authored text: the units an extractive answer quotes. Mail is
 //! written in lines as often as in sentences, so a line break that ends a short line
-//! (a list item, a one-line note) ends a sentence too.
+//! (a list item, a one-line note) or a row of a table (columns set apart by tabs or
+//! runs of spaces) ends a sentence too; a period after an abbreviation or between
+//! digits does not.
 
 /// A sentence as a byte range of the text it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,13 +17,7 @@ impl SentenceSpan {
     }
 }
 
-/// Abbreviations after which a period does not end a sentence.
-const ABBREVIATIONS: &[&str] = &[
-    "mr", "mrs", "ms", "dr", "st", "jr", "sr", "inc", "corp", "co", "ltd", "vs", "etc", "e.g",
-    "i.e", "no", "approx", "dept", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
-    "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "a.m", "p.m",
-    "u.s", "ave", "blvd", "ft", "mt",
-];
+use crate::lexicon::ABBREVIATIONS;
 
 /// Splits `text` into trimmed, non-empty sentence spans.
 pub fn sentences(text: &str) -> Vec<SentenceSpan> {
@@ -48,6 +44,8 @@ pub fn sentences(text: &str) -> Vec<SentenceSpan> {
                 let next_line = text[i + 1..].lines().next().unwrap_or("").trim_start();
                 next_line.is_empty()
                     || line.len() < 60
+                    || is_table_row(line)
+                    || is_table_row(next_line)
                     || next_line.starts_with(['-', '*', '\u{2022}'])
                     || starts_numbered_item(next_line)
             }
@@ -62,6 +60,12 @@ pub fn sentences(text: &str) -> Vec<SentenceSpan> {
     }
     push_trimmed(text, start, text.len(), &mut out);
     out
+}
+
+/// A row of a table: columns set apart by a tab or by two runs of several spaces.
+fn is_table_row(line: &str) -> bool {
+    let line = line.trim();
+    line.contains('\t') || line.matches("   ").count() >= 2
 }
 
 /// "1. Call Sally" or "2) Send the plans": a numbered list item, not a wrapped figure.
@@ -135,6 +139,12 @@ mod tests {
                 "Phillip"
             ]
         );
+    }
+
+    #[test]
+    fn table_rows_are_sentences_each() {
+        let t = "Land and soft costs for the first quarter of the project\t$ 1,608,683.05\nGrading and site work for the second phase of it all\t$ 250,000.00";
+        assert_eq!(texts(t).len(), 2);
     }
 
     #[test]

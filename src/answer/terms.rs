@@ -1,143 +1,12 @@
-//! Question terms and a light stemmer, so "prices" in a question meets "price" in mail
-//! and "scheduled" meets "schedule", without a language model.
+//! Question terms and stems, so "prices" in a question meets "price" in mail and
+//! "scheduled" meets "schedule": the English Snowball stemmer (the one the search
+//! index stems with), and the stop words of [`crate::lexicon::STOP_WORDS`].
 
-/// Words that carry no topic: question words, auxiliaries, pronouns and mail verbs.
-const STOP: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "and",
-    "or",
-    "of",
-    "to",
-    "in",
-    "on",
-    "for",
-    "with",
-    "at",
-    "by",
-    "from",
-    "about",
-    "is",
-    "are",
-    "was",
-    "were",
-    "be",
-    "been",
-    "being",
-    "it",
-    "its",
-    "that",
-    "this",
-    "these",
-    "those",
-    "what",
-    "whats",
-    "who",
-    "whom",
-    "whose",
-    "when",
-    "where",
-    "which",
-    "how",
-    "why",
-    "did",
-    "do",
-    "does",
-    "i",
-    "me",
-    "my",
-    "we",
-    "us",
-    "our",
-    "you",
-    "your",
-    "he",
-    "him",
-    "she",
-    "they",
-    "them",
-    "his",
-    "her",
-    "their",
-    "say",
-    "said",
-    "says",
-    "tell",
-    "told",
-    "any",
-    "there",
-    "have",
-    "has",
-    "had",
-    "will",
-    "would",
-    "can",
-    "could",
-    "should",
-    "much",
-    "many",
-    "not",
-    "no",
-    "yes",
-    "send",
-    "sent",
-    "email",
-    "emails",
-    "mail",
-    "message",
-    "mention",
-    "mentioned",
-    "write",
-    "wrote",
-    "written",
-    "ask",
-    "asked",
-    "according",
-    "as",
-    "if",
-    "so",
-    "than",
-    "then",
-    "into",
-    "also",
-    "some",
-    "all",
-    "get",
-    "got",
-    "one",
-    "else",
-    "other",
-    "exactly",
-    "please",
-    "know",
-    "think",
-    "kind",
-    "sort",
-    "thing",
-    "things",
-    "anything",
-    "someone",
-    "somebody",
-    "just",
-    "only",
-    "s",
-    "t",
-    "an",
-    "per",
-    "up",
-    "out",
-    "going",
-    "go",
-    "am",
-    "among",
-    "between",
-    "folder",
-    "messages",
-];
+use crate::lexicon::is_stop_word;
+use frostem::{Algorithm, Stemmer};
 
 pub fn is_stop(word: &str) -> bool {
-    STOP.contains(&word)
+    is_stop_word(word)
 }
 
 /// Content words of a text, lowercased, in order, without repeats.
@@ -153,30 +22,10 @@ pub fn content_words(text: &str) -> Vec<String> {
     out
 }
 
-/// A crude stem: common English suffixes removed from words longer than four letters.
+/// The Snowball (Porter 2) stem of a word, lowercased.
 pub fn stem(word: &str) -> String {
-    let w = word.to_lowercase();
-    for suffix in [
-        "ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s",
-    ] {
-        if w.len() > suffix.len() + 3 {
-            if let Some(base) = w.strip_suffix(suffix) {
-                let base = match suffix {
-                    "ies" | "ied" => format!("{base}y"),
-                    _ => base.to_string(),
-                };
-                return drop_final_e(base);
-            }
-        }
-    }
-    drop_final_e(w)
-}
-
-fn drop_final_e(w: String) -> String {
-    match w.strip_suffix('e') {
-        Some(base) if w.len() > 3 => base.to_string(),
-        _ => w,
-    }
+    let lower = word.to_lowercase();
+    Stemmer::new(Algorithm::English).stem(&lower).into_owned()
 }
 
 /// The stems of a text's content words.
@@ -201,7 +50,8 @@ mod tests {
         assert_eq!(stem("prices"), stem("price"));
         assert_eq!(stem("scheduled"), stem("schedule"));
         assert_eq!(stem("rates"), stem("rate"));
-        assert_eq!(stem("companies"), "company");
+        assert_eq!(stem("companies"), stem("company"));
+        assert_eq!(stem("Connections"), "connect");
         assert_eq!(stem("gas"), "gas");
     }
 }

@@ -1,12 +1,13 @@
 //! The citation validator: deterministic and local, run on every answerer's output.
 //! An answer is split into claims; a claim stands only if it cites [n] with a quote
 //! that occurs verbatim (after normalising look-alike characters and whitespace) in
-//! item n's authored text, and the quote supports the claim: its numbers and names
-//! are in the quote or the item's header, and enough of its words are. Everything
-//! else is dropped, so nothing reaches the user that the mail does not say.
+//! item n's citable text (or, for a fact about the message itself, in its headers as
+//! shown), and the quote supports the claim: its numbers and names are in the quote
+//! or the item's header, and enough of its words are. Everything else is dropped, so
+//! nothing reaches the user that the mail does not say.
 
+use super::detect::{numbers, proper_names};
 use super::evidence::{EvidenceItem, EvidencePack};
-use super::features::{numbers, proper_names};
 use super::injection::is_injection;
 use super::normalize::{normalize, occurs_verbatim};
 use super::terms::{content_words, stem};
@@ -27,6 +28,8 @@ pub struct Claim {
 pub struct CheckedQuote {
     pub n: usize,
     pub quote: String,
+    /// Found in the item's headers (a sender, a recipient, the subject), not its text.
+    pub header: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -201,8 +204,14 @@ fn judge(claim: &Claim, pack: &EvidencePack) -> Result<Vec<CheckedQuote>, String
         if content_words(q).is_empty() && numbers(q).is_empty() {
             return Err(format!("quote \"{q}\" says nothing"));
         }
-        let Some(item) = items.iter().find(|i| occurs_verbatim(q, &i.cite_text)) else {
-            return Err(format!("quote \"{q}\" is not in the cited text"));
+        let in_text = items.iter().find(|i| occurs_verbatim(q, &i.cite_text));
+        let in_header = || items.iter().find(|i| occurs_verbatim(q, &i.header_text()));
+        let (item, header) = match in_text {
+            Some(i) => (i, false),
+            None => match in_header() {
+                Some(i) => (i, true),
+                None => return Err(format!("quote \"{q}\" is not in the cited text")),
+            },
         };
         if is_injection(q) {
             return Err("quote is an instruction planted in the mail".into());
@@ -210,6 +219,7 @@ fn judge(claim: &Claim, pack: &EvidencePack) -> Result<Vec<CheckedQuote>, String
         checked.push(CheckedQuote {
             n: item.n,
             quote: q.clone(),
+            header,
         });
     }
     if !claim.quotes.is_empty() {
@@ -368,6 +378,22 @@ mod tests {
         let v = validate("Call me Friday. [1]", &pack());
         assert_eq!(v.kept.len(), 1, "{:?}", v.dropped);
         let v = validate("He will call Friday. [1]", &pack());
+        assert_eq!(v.kept.len(), 0);
+    }
+
+    #[test]
+    fn a_header_fact_is_quoted_from_the_headers() {
+        let mut it = item("Please review the draft.", "Dana Reyes");
+        it.participants = vec![crate::answer::evidence::Participant {
+            role: crate::answer::evidence::Role::From,
+            name: Some("Dana Reyes".into()),
+            address: "dana@example.com".into(),
+        }];
+        let p = EvidencePack::build(vec![it], 1000);
+        let v = validate("\"Dana Reyes <dana@example.com>\" [1]", &p);
+        assert_eq!(v.kept.len(), 1, "{:?}", v.dropped);
+        assert!(v.kept[0].1[0].header);
+        let v = validate("\"Lee Park <lee@example.com>\" [1]", &p);
         assert_eq!(v.kept.len(), 0);
     }
 

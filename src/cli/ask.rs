@@ -3,85 +3,43 @@
 use super::output::{print_json, safe, safe_line, use_color};
 use anyhow::{Context, Result};
 use quoth::answer::conversation::Conversation;
-use quoth::answer::extract::ExtractiveAnswerer;
-use quoth::answer::Answerer;
-use quoth::engine::{AskEvent, AskOptions, AskOutcome, Engine, LlmAnswerer, LlmConfig};
+use quoth::engine::{AskEvent, AskOptions, AskOutcome, Engine};
+use quoth::serve::client::Client;
+use quoth::serve::protocol::{EventKind, Op};
 use std::io::Write;
-use std::path::{Path, PathBuf};
 
 pub struct AskArgs<'a> {
     pub question: &'a str,
     pub thread: Option<&'a str>,
+    /// With a thread: widen to the mailbox when it does not answer.
+    pub widen: bool,
     pub session: Option<&'a str>,
     pub llm: bool,
 }
 
-/// Where a named conversation is kept.
-fn session_path(data_dir: &Path, name: &str) -> Result<PathBuf> {
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-        || name.starts_with('.')
-    {
-        anyhow::bail!("a session name is letters, digits, '-', '_' and '.' only: {name:?}");
-    }
-    Ok(data_dir.join("sessions").join(format!("{name}.json")))
-}
-
-fn load_session(path: &Path) -> Result<Conversation> {
-    match std::fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .with_context(|| format!("the session file {} is not readable", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Conversation::default()),
-        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
-    }
-}
-
-fn save_session(path: &Path, conversation: &Conversation) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_vec_pretty(conversation)?)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
-}
-
-/// The answerer asked for: the LLM when `--llm` and an endpoint is configured.
-pub fn answerer(llm: bool) -> Result<Box<dyn Answerer>> {
-    if !llm {
-        return Ok(Box::new(ExtractiveAnswerer::default()));
-    }
-    let config = LlmConfig::from_env().context(
-        "--llm needs an OpenAI-compatible endpoint: set QUOTH_LLM_BASE_URL (and QUOTH_LLM_MODEL, QUOTH_LLM_API_KEY)",
-    )?;
-    Ok(Box::new(LlmAnswerer::new(config)?))
-}
-
-pub fn run(engine: &Engine, data_dir: &Path, args: AskArgs, json: bool) -> Result<i32> {
-    let session = match args.session {
-        Some(name) => Some(session_path(data_dir, name)?),
-        None => None,
-    };
-    let mut conversation = match &session {
-        Some(p) => load_session(p)?,
+pub fn run(engine: &Engine, args: AskArgs, json: bool) -> Result<i32> {
+    let mut conversation = match args.session {
+        Some(name) => engine.load_session(name)?,
         None => Conversation::default(),
     };
-    let answerer = answerer(args.llm)?;
+    let answerer = super::tui::answerer(args.llm)?;
     let opts = AskOptions {
-        thread: args.thread.map(|t| resolve_thread(engine, t)).transpose()?,
+        thread: args
+            .thread
+            .map(|t| {
+                engine
+                    .resolve_thread(t)
+                    .with_context(|| format!("no thread or message {t:?}"))
+            })
+            .transpose()?,
+        widen: args.thread.is_none() || args.widen,
         ..AskOptions::default()
     };
     let streaming = !json && args.llm;
     let mut on_event = |e: AskEvent| match e {
-        AskEvent::Rewrite(r) if !json => eprintln!("(asking: {})", safe_line(&r)),
-        AskEvent::Delta(d) if streaming => {
-            eprint!("{}", safe(&d));
-            let _ = std::io::stderr().flush();
-        }
-        AskEvent::Note(n) if !json => eprintln!("note: {}", safe_line(&n)),
-        _ => {}
+        AskEvent::Rewrite(r) => show_event(EventKind::Rewrite, &r, json, streaming),
+        AskEvent::Delta(d) => show_event(EventKind::Delta, &d, json, streaming),
+        AskEvent::Note(n) => show_event(EventKind::Note, &n, json, streaming),
     };
     let outcome = engine.ask(
         args.question,
@@ -93,8 +51,8 @@ pub fn run(engine: &Engine, data_dir: &Path, args: AskArgs, json: bool) -> Resul
     if streaming {
         eprintln!();
     }
-    if let Some(p) = &session {
-        save_session(p, &conversation)?;
+    if let Some(name) = args.session {
+        engine.save_session(name, &conversation)?;
     }
     if json {
         print_json(&outcome)?;
@@ -104,19 +62,43 @@ pub fn run(engine: &Engine, data_dir: &Path, args: AskArgs, json: bool) -> Resul
     Ok(0)
 }
 
-/// A thread given as a thread id, a message key or a Message-ID.
-fn resolve_thread(engine: &Engine, id: &str) -> Result<String> {
-    let hex = id.trim().to_ascii_lowercase();
-    if hex.len() == 16 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Ok(hex);
+/// Asks through the data directory's server: the same answer, the session kept there.
+pub fn run_remote(client: &mut Client, args: AskArgs, json: bool) -> Result<i32> {
+    let streaming = !json && args.llm;
+    let value = client.call(
+        Op::Ask {
+            question: args.question.to_string(),
+            thread: args.thread.map(str::to_string),
+            widen: args.widen,
+            session: args.session.map(str::to_string),
+            llm: args.llm,
+        },
+        &mut |e| show_event(e.kind, &e.text, json, streaming),
+    )?;
+    if streaming {
+        eprintln!();
     }
-    let msg = engine
-        .find_message(id)
-        .with_context(|| format!("no thread or message {id:?}"))?;
-    Ok(engine
-        .thread_of(&msg.key)?
-        .map(|t| t.to_hex())
-        .unwrap_or_else(|| quoth::mail::model::ThreadId::of_root(&msg.key).to_hex()))
+    if json {
+        print_json(&value)?;
+    } else {
+        let outcome: AskOutcome =
+            serde_json::from_value(value).context("reading the server's answer")?;
+        print_text(&outcome);
+    }
+    Ok(0)
+}
+
+/// What the user sees of an event while the answer is being made (on stderr).
+fn show_event(kind: EventKind, text: &str, json: bool, streaming: bool) {
+    match kind {
+        EventKind::Rewrite if !json => eprintln!("(asking: {})", safe_line(text)),
+        EventKind::Delta if streaming => {
+            eprint!("{}", safe(text));
+            let _ = std::io::stderr().flush();
+        }
+        EventKind::Note if !json => eprintln!("note: {}", safe_line(text)),
+        _ => {}
+    }
 }
 
 pub fn print_text(o: &AskOutcome) {

@@ -78,6 +78,34 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 2)]
         passes: usize,
     },
+    /// Chooses hybrid retrieval's fusion weights: recall@5, recall@12 and MRR of the
+    /// gold messages over a grid of settings, for the dev split's question sets.
+    Fusion {
+        #[arg(long)]
+        store: PathBuf,
+        /// Question sets in the `quoth eval` format.
+        #[arg(long, required = true, num_args = 1..)]
+        questions: Vec<PathBuf>,
+    },
+    /// Dumps the evidence selector's training data for a question set: every
+    /// candidate of every try with its features and label (models/selector/train.py).
+    Selector {
+        /// An ingested, embedded data directory holding the set's mail.
+        #[arg(long)]
+        store: PathBuf,
+        /// A question set in the `quoth eval` format.
+        #[arg(long)]
+        questions: PathBuf,
+        /// The set's name, kept in the dump.
+        #[arg(long)]
+        set: String,
+        /// The split the set belongs to: train, dev or test.
+        #[arg(long, value_parser = ["train", "dev", "test"])]
+        split: String,
+        /// Where to write the dump (JSON lines).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// IMAP sync against a Dovecot started for the run on a loopback port (root,
     /// dovecot-imapd installed): initial sync rate, no-change sync time, and APPEND
     /// to searchable with IDLE running.
@@ -139,6 +167,25 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             questions,
             passes,
         } => super::bench_ask::run(&store, &questions, passes, json),
+        BenchWhat::Fusion { store, questions } => {
+            super::bench_fusion::run(&store, &questions, json)
+        }
+        BenchWhat::Selector {
+            store,
+            questions,
+            set,
+            split,
+            out,
+        } => super::bench_selector::run(
+            super::bench_selector::DumpArgs {
+                store: &store,
+                questions: &questions,
+                set: &set,
+                split: &split,
+                out: &out,
+            },
+            json,
+        ),
         BenchWhat::Retrieval {
             maildir,
             questions,

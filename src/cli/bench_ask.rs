@@ -17,7 +17,7 @@ pub fn run(data_dir: &Path, questions: &Path, passes: usize, json: bool) -> Resu
     let text = std::fs::read_to_string(questions)
         .with_context(|| format!("reading {}", questions.display()))?;
     let items = parse_eval_items(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let answerer = ExtractiveAnswerer::default();
+    let answerer = ExtractiveAnswerer;
     let opts = AskOptions::default();
     let mut timed = Vec::new();
     let mut stage_totals: std::collections::BTreeMap<String, Vec<f64>> = Default::default();

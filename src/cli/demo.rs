@@ -105,7 +105,7 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
         let outcome = engine.ask(
             PDF_QUESTION,
             &mut quoth::answer::conversation::Conversation::default(),
-            &quoth::answer::extract::ExtractiveAnswerer::default(),
+            &quoth::answer::extract::ExtractiveAnswerer,
             &quoth::engine::AskOptions::default(),
             &mut |_| {},
         )?;

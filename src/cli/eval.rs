@@ -1,8 +1,8 @@
 //! `quoth eval FILE.jsonl [--llm]`: runs a question set through `ask` and prints the
 //! scores (format and metrics: tests/answers/README.md).
 
-use super::ask::answerer;
 use super::output::{print_json, safe_line};
+use super::tui::answerer;
 use anyhow::{Context, Result};
 use quoth::engine::{parse_eval_items, AskOptions, Engine};
 use std::path::Path;
@@ -51,6 +51,7 @@ pub fn run(engine: &Engine, file: &Path, llm: bool, verbose: bool, json: bool) -
     outln!("citation accuracy     {}", pct(report.citation_accuracy));
     outln!("answer accuracy       {}", pct(report.answer_accuracy));
     outln!("correct abstentions   {}", pct(report.correct_abstentions));
+    outln!("abstention precision  {}", pct(report.abstention_precision));
     outln!("false abstentions     {}", pct(report.false_abstentions));
     outln!(
         "markers leaked        {} of {}",

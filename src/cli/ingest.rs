@@ -2,7 +2,7 @@
 
 use super::output::{print_json, safe_line};
 use anyhow::Result;
-use quoth::engine::{EmbedProgress, Engine, IngestPhase, IngestProgress};
+use quoth::engine::{EmbedProgress, Engine, IngestPhase, IngestProgress, StatusReport};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -119,15 +119,10 @@ fn embed_quietly(engine: &mut Engine, json: bool) -> Result<Option<quoth::engine
 }
 
 /// `quoth status`
-pub fn status(engine: &Engine, json: bool) -> Result<i32> {
-    let p = engine.embed_progress()?;
-    let vectors = engine.vectors().len();
-    let a = engine.attachment_job_counts()?;
-    let gaps = engine.work_gaps()?;
+pub fn status(report: &StatusReport, json: bool) -> Result<i32> {
+    let (p, a, gaps) = (&report.embedding, &report.attachments, &report.missing);
     if json {
-        print_json(
-            &serde_json::json!({"embedding": p, "vectors": vectors, "attachments": a, "missing": gaps}),
-        )?;
+        print_json(report)?;
     } else {
         outln!(
             "attachments: {} read, {} pending, {} failed",
@@ -141,7 +136,7 @@ pub fn status(engine: &Engine, json: bool) -> Result<i32> {
             p.total,
             p.total - p.done - p.failed,
             p.failed,
-            vectors
+            report.vectors
         );
         if !gaps.is_empty() {
             outln!(

@@ -15,9 +15,11 @@ mod ask;
 mod attachments;
 mod bench;
 mod bench_ask;
+mod bench_fusion;
 mod bench_imap;
 mod bench_pdf;
 mod bench_retrieval;
+mod bench_selector;
 mod bench_tui;
 mod demo;
 mod eval;
@@ -26,6 +28,7 @@ mod output;
 mod quarantine;
 mod reindex;
 mod search;
+mod serve;
 mod show;
 mod stats;
 mod sync;
@@ -34,6 +37,8 @@ mod tui;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use quoth::engine::Engine;
+use quoth::serve::client::Client;
+use quoth::serve::protocol::Op;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -102,9 +107,13 @@ pub enum Command {
     /// Ask a question; the answer quotes the mail it relies on, or says it does not know.
     Ask {
         question: String,
-        /// Search this thread first (thread id, message key or Message-ID).
+        /// Answer from this thread only (thread id, message key or Message-ID).
         #[arg(long)]
         thread: Option<String>,
+        /// With --thread: when the thread does not answer, search the whole mailbox
+        /// (and say so).
+        #[arg(long, requires = "thread")]
+        widen: bool,
         /// Keep the conversation under this name, so follow-ups can lean on it.
         #[arg(long)]
         session: Option<String>,
@@ -137,6 +146,9 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Fetch mail from the IMAP accounts of the config file; --watch stays connected.
     Sync(sync::SyncArgs),
+    /// Serve this data directory to other clients: `search`, `ask`, `status` and
+    /// `stats` go through a running server, and --http adds an HTTP/JSON API.
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a command; returns the process exit code.
@@ -157,51 +169,69 @@ pub fn run(cli: Cli) -> Result<i32> {
             ingest::run(&mut open(&data_dir)?, &paths, !no_embed, json)
         }
         Command::Embed => ingest::embed(&mut open(&data_dir)?, json),
-        Command::Status => ingest::status(&open(&data_dir)?, json),
+        Command::Status => match connect(&data_dir)? {
+            Some(mut c) => {
+                let v = c.call(Op::Status, &mut |_| {})?;
+                ingest::status(&serde_json::from_value(v)?, json)
+            }
+            None => ingest::status(&open(&data_dir)?.status_report()?, json),
+        },
         Command::Search {
             query,
             limit,
             mode,
             explain,
             rerank,
-        } => search::run(
-            &open(&data_dir)?,
-            search::SearchArgs {
+        } => {
+            let args = search::SearchArgs {
                 query: &query,
                 limit,
                 mode,
                 explain,
                 rerank,
-            },
-            json,
-        ),
+            };
+            match connect(&data_dir)? {
+                Some(mut c) => search::run_remote(&mut c, args, json),
+                None => search::run(&open(&data_dir)?, args, json),
+            }
+        }
         Command::Ask {
             question,
             thread,
+            widen,
             session,
             llm,
-        } => ask::run(
-            &open(&data_dir)?,
-            &data_dir,
-            ask::AskArgs {
+        } => {
+            let args = ask::AskArgs {
                 question: &question,
                 thread: thread.as_deref(),
+                widen,
                 session: session.as_deref(),
                 llm,
-            },
-            json,
-        ),
+            };
+            match connect(&data_dir)? {
+                Some(mut c) => ask::run_remote(&mut c, args, json),
+                None => ask::run(&open(&data_dir)?, args, json),
+            }
+        }
         Command::Eval { file, llm, verbose } => {
             eval::run(&open(&data_dir)?, &file, llm, verbose, json)
         }
         Command::Show { id } => show::run(&open(&data_dir)?, &id, json),
-        Command::Stats => stats::run(&open(&data_dir)?, json),
+        Command::Stats => match connect(&data_dir)? {
+            Some(mut c) => {
+                let v = c.call(Op::Stats, &mut |_| {})?;
+                stats::run(&serde_json::from_value(v)?, json)
+            }
+            None => stats::run(&open(&data_dir)?.stats()?, json),
+        },
         Command::Quarantine => quarantine::run(&open(&data_dir)?, json),
         Command::Reindex => reindex::run(&mut open(&data_dir)?, json),
         Command::Rebuild => reindex::rebuild(&data_dir, json),
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
         Command::Bench(args) => bench::run(args, json),
         Command::Sync(args) => sync::run(&data_dir, args, json),
+        Command::Serve(args) => serve::run_server(open(&data_dir)?, &data_dir, args),
     }
 }
 
@@ -212,6 +242,11 @@ fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
             .map(|d| d.join("quoth"))
             .context("no data directory: pass --data-dir or set QUOTH_DATA_DIR"),
     }
+}
+
+/// The data directory's server, when one is running.
+fn connect(data_dir: &std::path::Path) -> Result<Option<Client>> {
+    Ok(Client::connect(data_dir)?)
 }
 
 fn open(data_dir: &std::path::Path) -> Result<Engine> {

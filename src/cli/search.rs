@@ -1,8 +1,10 @@
 //! `quoth search QUERY [--mode lexical|semantic|hybrid] [--explain]`
 
 use super::output::{date, fit, highlight, print_json, safe_line, use_color};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use quoth::engine::{Engine, EngineError, Retrieval, RetrieveOptions, SearchMode};
+use quoth::serve::client::{Client, ClientError};
+use quoth::serve::protocol::{ErrorKind, Op};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModeArg {
@@ -49,6 +51,43 @@ pub fn run(engine: &Engine, args: SearchArgs, json: bool) -> Result<i32> {
         print_json(&retrieval)?;
         return Ok(0);
     }
+    print_text(&retrieval, args.explain);
+    Ok(0)
+}
+
+/// Searches through the data directory's server: the same hits as in process.
+pub fn run_remote(client: &mut Client, args: SearchArgs, json: bool) -> Result<i32> {
+    let mode = match args.mode {
+        ModeArg::Lexical => "lexical",
+        ModeArg::Semantic => "semantic",
+        ModeArg::Hybrid => "hybrid",
+    };
+    let value = client.call(
+        Op::Search {
+            query: args.query.to_string(),
+            mode: Some(mode.to_string()),
+            limit: Some(args.limit),
+            rerank: args.rerank,
+        },
+        &mut |_| {},
+    );
+    let value = match value {
+        Ok(v) => v,
+        Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => {
+            eprintln!("error: {}", e.message);
+            if let Some(caret) = &e.caret {
+                eprintln!("{caret}");
+            }
+            return Ok(2);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if json {
+        print_json(&value)?;
+        return Ok(0);
+    }
+    let retrieval: Retrieval =
+        serde_json::from_value(value).context("reading the server's search result")?;
     print_text(&retrieval, args.explain);
     Ok(0)
 }

@@ -4,47 +4,13 @@ use super::output::{date, print_json, safe, safe_line};
 use anyhow::Result;
 use quoth::engine::Engine;
 use quoth::mail::model::display_list;
-use serde_json::json;
 
 pub fn run(engine: &Engine, id: &str, json: bool) -> Result<i32> {
     let msg = engine.find_message(id)?;
     let thread = engine.thread_of(&msg.key)?.map(|t| t.to_hex());
     let states = engine.attachment_states(&msg)?;
     if json {
-        let segments: Vec<_> = msg
-            .segments
-            .iter()
-            .map(|s| {
-                json!({
-                    "kind": s.kind.label(),
-                    "start": s.start,
-                    "end": s.end,
-                    "text": msg.segment_text(s),
-                })
-            })
-            .collect();
-        let chunks: Vec<_> = engine
-            .store()
-            .chunks_of(&msg.key)?
-            .into_iter()
-            .map(|c| json!({"id": c.id.to_hex(), "start": c.start, "end": c.end, "cite_text": c.cite_text, "attachment": c.attachment}))
-            .collect();
-        print_json(&json!({
-            "key": msg.key.to_hex(),
-            "message_id": msg.message_id,
-            "thread_id": thread,
-            "date": msg.date,
-            "from": display_list(&msg.from),
-            "to": display_list(&msg.to),
-            "cc": display_list(&msg.cc),
-            "subject": msg.subject,
-            "folder": msg.folder,
-            "flags": msg.flags,
-            "source": msg.location.describe(),
-            "attachments": states,
-            "segments": segments,
-            "chunks": chunks,
-        }))?;
+        print_json(&quoth::serve::api::message_json(engine, id)?)?;
         return Ok(0);
     }
     outln!(

@@ -2,10 +2,9 @@
 
 use super::output::print_json;
 use anyhow::Result;
-use quoth::engine::Engine;
+use quoth::engine::Stats;
 
-pub fn run(engine: &Engine, json: bool) -> Result<i32> {
-    let s = engine.stats()?;
+pub fn run(s: &Stats, json: bool) -> Result<i32> {
     if json {
         print_json(&s)?;
         return Ok(0);

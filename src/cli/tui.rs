@@ -5,10 +5,9 @@
 //! accounts of the config file are synced at start and watched (IDLE) while it runs.
 
 use anyhow::{Context, Result};
-use quoth::answer::extract::ExtractiveAnswerer;
 use quoth::answer::Answerer;
 use quoth::engine::handle::{EngineHandle, EngineRequest, HandleOptions};
-use quoth::engine::{Engine, LlmAnswerer, LlmConfig};
+use quoth::engine::Engine;
 use quoth::source::imap::{config, load_accounts, AccountConfig};
 use quoth::tui::terminal::TerminalGuard;
 use quoth::tui::{self, App, AppOptions, EngineLink, Keymap, LoopOptions, Preset, Theme};
@@ -67,13 +66,9 @@ pub fn plan(args: &TuiArgs, has_accounts: bool) -> Result<Plan> {
     })
 }
 
+/// The answerer asked for (the library's choice, shared with the server).
 pub fn answerer(llm: bool) -> Result<Box<dyn Answerer + Send + Sync>> {
-    if !llm {
-        return Ok(Box::new(ExtractiveAnswerer::default()));
-    }
-    let config = LlmConfig::from_env()
-        .context("--llm needs QUOTH_LLM_BASE_URL and QUOTH_LLM_MODEL to be set")?;
-    Ok(Box::new(LlmAnswerer::new(config)?))
+    quoth::serve::api::answerer(llm).map_err(anyhow::Error::msg)
 }
 
 pub fn keymap(preset: Preset) -> Result<Keymap> {

@@ -5,6 +5,7 @@
 use super::{Engine, Result};
 use crate::query::people::AddressBook;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 const TREE: &str = "derived";
@@ -23,6 +24,23 @@ pub struct MailboxContext {
     pub book: Arc<AddressBook>,
     /// Unix seconds of the newest message: "last week" is measured from here.
     pub newest: i64,
+    /// Lowercased first and last names of the people in the headers: a capitalised
+    /// word that is one of them names a person.
+    pub known_people: Arc<HashSet<String>>,
+}
+
+fn name_parts(book: &AddressBook) -> HashSet<String> {
+    book.people
+        .iter()
+        .flat_map(|p| {
+            p.name
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| w.len() > 1)
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| !crate::lexicon::is_stop_word(w))
+        .collect()
 }
 
 impl Engine {
@@ -71,8 +89,10 @@ impl Engine {
                 saved
             }
         };
+        let book = saved.book.restore();
         let ctx = MailboxContext {
-            book: Arc::new(saved.book.restore()),
+            known_people: Arc::new(name_parts(&book)),
+            book: Arc::new(book),
             newest: saved.newest,
         };
         if let Ok(mut c) = self.cached_context.lock() {

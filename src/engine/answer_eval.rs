@@ -3,7 +3,7 @@
 //! `turns` for a conversation), `kind` (fact, followup, filter, abstain,
 //! adversarial), `gold_message_ids`, `answer_any` and, for adversarial items, `marker`.
 
-use super::ask::{AskOptions, AskOutcome};
+use super::ask::{AskOptions, AskOutcome, Citation};
 use super::{Engine, EngineError, Result};
 use crate::answer::conversation::Conversation;
 use crate::answer::normalize::{normalize, occurs_verbatim};
@@ -98,6 +98,8 @@ pub struct EvalReport {
     pub correct_abstentions: f64,
     /// Answerable items abstained on, over answerable items.
     pub false_abstentions: f64,
+    /// Of all abstentions, the share on unanswerable items.
+    pub abstention_precision: f64,
     pub markers_leaked: usize,
     pub adversarial: usize,
     /// Quotes found verbatim in their cited message's stored text, over all quotes.
@@ -120,16 +122,29 @@ fn bare_id(id: &str) -> String {
 }
 
 impl Engine {
-    /// Whether a citation's quote is in the stored message's text at the cited span.
-    fn quote_is_verbatim(&self, key: &str, start: u32, end: u32, quote: &str) -> Result<bool> {
-        let Some(key) = MessageKey::from_hex(key) else {
+    /// Whether a citation's quote is in the stored message where it points: its
+    /// headers, the cited attachment passage, or the body at the cited span.
+    fn quote_is_verbatim(&self, c: &Citation) -> Result<bool> {
+        let Some(key) = MessageKey::from_hex(&c.key) else {
             return Ok(false);
         };
         let Some(msg) = self.store.message(&key)? else {
             return Ok(false);
         };
-        let text = msg.body.get(start as usize..end as usize).unwrap_or("");
-        Ok(occurs_verbatim(quote, text))
+        if c.source == "header" {
+            return Ok(occurs_verbatim(
+                &c.quote,
+                &super::evidence_pack::message_header_text(&msg),
+            ));
+        }
+        if c.attachment.is_some() {
+            let chunks = self.store.attachment_chunks_of(&msg)?;
+            return Ok(chunks.iter().any(|ch| {
+                ch.start == c.start && ch.end == c.end && occurs_verbatim(&c.quote, &ch.cite_text)
+            }));
+        }
+        let text = msg.body.get(c.start as usize..c.end as usize).unwrap_or("");
+        Ok(occurs_verbatim(&c.quote, text))
     }
 
     /// Runs every item (each in a new conversation) and scores the answers.
@@ -147,8 +162,10 @@ impl Engine {
             let mut conversation = Conversation::default();
             let mut item_opts = opts.clone();
             if let Some(id) = &item.thread_of {
+                // A question about one email is answered from it or not at all.
                 let msg = self.find_message(id)?;
                 item_opts.thread = Some(self.thread_id(&msg.key)?.to_hex());
+                item_opts.widen = false;
             }
             let mut last: Option<AskOutcome> = None;
             let mut latency = 0.0;
@@ -183,7 +200,7 @@ impl Engine {
             );
             let mut item_verbatim = 0;
             for c in &outcome.citations {
-                if self.quote_is_verbatim(&c.key, c.start, c.end, &c.quote)? {
+                if self.quote_is_verbatim(c)? {
                     item_verbatim += 1;
                 }
             }
@@ -245,6 +262,10 @@ impl Engine {
         report.correct_abstentions = share(
             unanswerable.iter().filter(|r| r.abstained).count(),
             unanswerable.len(),
+        );
+        report.abstention_precision = share(
+            unanswerable.iter().filter(|r| r.abstained).count(),
+            report.results.iter().filter(|r| r.abstained).count(),
         );
         report.adversarial = report
             .results

@@ -14,8 +14,8 @@ use crate::answer::terms::content_words;
 use crate::answer::validate::validate;
 use crate::answer::{AnswerError, AnswerRequest, Answerer, Draft};
 use crate::mail::model::MessageKey;
-use crate::query::plan::Plan;
-use serde::Serialize;
+use crate::query::question::Question;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
@@ -31,8 +31,6 @@ pub struct AskOptions {
     pub depth: usize,
     /// Evidence pack budget in tokens.
     pub budget: usize,
-    /// Least retrieval confidence worth handing to an answerer.
-    pub min_confidence: f32,
     /// Least share of claims that must survive validation.
     pub min_kept_share: f32,
     pub rerank: bool,
@@ -47,7 +45,6 @@ impl Default for AskOptions {
             thread: None,
             depth: 12,
             budget: 3000,
-            min_confidence: 0.2,
             min_kept_share: 0.7,
             rerank: false,
             widen: true,
@@ -64,7 +61,7 @@ pub enum AskEvent {
     Note(String),
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Citation {
     pub n: usize,
     pub message_id: Option<String>,
@@ -81,27 +78,48 @@ pub struct Citation {
     /// Byte span of the cited chunk in the message body (or page text).
     pub start: u32,
     pub end: u32,
+    /// Where the quote is: "text" (what the message's sender wrote, or a forwarded or
+    /// quoted original, see `author`) or "header" (a fact of the message's headers).
+    pub source: String,
+    /// A later message gave another value: this quote is shown as replaced.
+    pub superseded: bool,
+    /// Who wrote the quoted text, when it is not the message's sender: the author of
+    /// a forwarded or quoted message whose original is not in the store.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// That author's date as the forward or reply header gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author_date: Option<String>,
+    /// How the message's sender passed it on: "forwarded" or "quoted".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passed_on: Option<String>,
+    /// Byte range of the short answer inside `quote`, to highlight.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer_span: Option<(usize, usize)>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RetrievedMessage {
     pub message_id: Option<String>,
     pub score: f32,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DroppedClaim {
     pub claim: String,
     pub reason: String,
 }
 
 /// The answer to one question: the schema of `quoth ask --json`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AskOutcome {
     pub question: String,
     pub rewrite: String,
     /// None when abstaining.
     pub answer: Option<String>,
+    /// The span that answers (a name, a date, an amount), when the question asks for
+    /// a value; it leads the answer and is highlighted in its quote.
+    pub short_answer: Option<String>,
     pub abstained: bool,
     pub citations: Vec<Citation>,
     pub retrieved: Vec<RetrievedMessage>,
@@ -111,8 +129,14 @@ pub struct AskOutcome {
     pub searched: Vec<String>,
     pub notes: Vec<String>,
     pub dropped: Vec<DroppedClaim>,
+    /// The retrieval gate's confidence in its best evidence (0..1).
     pub confidence: f32,
-    pub plan: Plan,
+    /// The evidence selector's calibrated probability for the answer (0 when it
+    /// abstained on every try).
+    pub selector_probability: f32,
+    /// Not read back by a client: the server's reading of the question.
+    #[serde(skip_deserializing)]
+    pub plan: Question,
 }
 
 impl AskOutcome {
@@ -126,6 +150,10 @@ impl AskOutcome {
 }
 
 /// One retrieval-and-answer try.
+/// Tries added after the last one when its claims were not backed by their quotes.
+const DEEPER_TRIES: usize = 2;
+
+#[derive(Clone)]
 struct Attempt {
     threads: Vec<String>,
     filters: bool,
@@ -138,6 +166,8 @@ struct Attempt {
 struct Answered {
     text: String,
     citations: Vec<Citation>,
+    short: Option<String>,
+    probability: f32,
 }
 
 impl Engine {
@@ -158,7 +188,7 @@ impl Engine {
             on_event(AskEvent::Rewrite(resolved.standalone.clone()));
         }
         let ctx = self.mailbox_context()?;
-        let plan = Plan::make(&resolved.standalone, &ctx.book, ctx.newest);
+        let plan = Question::read(&resolved.standalone, &ctx.book, ctx.newest);
         timings.insert("plan".to_string(), ms(t0));
 
         let scope: Vec<String> = match opts.thread.as_ref().or(conversation.thread.as_ref()) {
@@ -177,19 +207,29 @@ impl Engine {
             });
         }
         let widen = opts.widen || !scoped;
-        attempts.push(Attempt {
-            threads: Vec::new(),
-            filters: true,
-            depth: opts.depth,
-            budget: opts.budget,
-            label: "mailbox",
-        });
+        // The mailbox: first with the filters the question is sure of (a date, a
+        // folder, a correspondent), then, when they may have hidden the answer,
+        // without them and deeper.
+        let filtered = plan.search_query(true, &[]) != plan.search_query(false, &[]);
+        if filtered {
+            attempts.push(Attempt {
+                threads: Vec::new(),
+                filters: true,
+                depth: opts.depth,
+                budget: opts.budget,
+                label: "mailbox",
+            });
+        }
         attempts.push(Attempt {
             threads: Vec::new(),
             filters: false,
-            depth: opts.depth * 2,
-            budget: opts.budget * 2,
-            label: "wider",
+            depth: if filtered { opts.depth * 2 } else { opts.depth },
+            budget: if filtered {
+                opts.budget * 2
+            } else {
+                opts.budget
+            },
+            label: if filtered { "wider" } else { "mailbox" },
         });
 
         let hints = RetrieveHints {
@@ -204,14 +244,7 @@ impl Engine {
         let weights = {
             // Words that only scope the search (a folder's name, a date) are not
             // things the answer must mention.
-            let mut scope: Vec<String> = Vec::new();
-            if let Some(f) = &plan.folder {
-                scope.extend(content_words(&f.folder));
-                scope.push("folder".into());
-            }
-            if let Some(d) = &plan.date {
-                scope.extend(content_words(&d.phrase));
-            }
+            let scope = plan.scope_words();
             let terms: Vec<String> = content_words(&resolved.standalone)
                 .into_iter()
                 .filter(|w| !scope.contains(w))
@@ -219,11 +252,21 @@ impl Engine {
             let docs = self.lexical.doc_count().max(1);
             let mut weights = idf_weights(&terms, |t| self.lexical.body_doc_freq(t), docs);
             for w in scope {
-                weights.entry(w).or_insert(0.0);
+                weights.entry(crate::answer::terms::stem(&w)).or_insert(0.0);
             }
             weights
         };
-        let extractive = ExtractiveAnswerer::default();
+        // The question's meaning, for the selector; without the model the selector
+        // weighs the other features alone.
+        let embedder = self.embedder().ok();
+        let question_vector: Option<Vec<f32>> = embedder
+            .as_ref()
+            .and_then(|e| e.embed(&[resolved.standalone.as_str()]).ok())
+            .and_then(|mut v| v.pop());
+        let embed = |texts: &[&str]| -> Option<Vec<Vec<f32>>> {
+            embedder.as_ref().and_then(|e| e.embed(texts).ok())
+        };
+        let extractive = ExtractiveAnswerer;
 
         let mut searched = Vec::new();
         let mut notes = Vec::new();
@@ -236,13 +279,14 @@ impl Engine {
             attempts.truncate(1);
         }
         let mut i = 0;
+        let mut deeper_tries = 0;
         while i < attempts.len() {
-            let attempt = &attempts[i];
+            let attempt = attempts[i].clone();
             i += 1;
-            let query = self.attempt_query(&plan, attempt);
-            searched.push(query.clone());
+            let query = plan.search_query(attempt.filters, &attempt.threads);
+            searched.push(query.to_string());
             let t = Instant::now();
-            let retrieval = match self.retrieve_with(
+            let retrieval = match self.retrieve_query(
                 &query,
                 RetrieveOptions {
                     mode: SearchMode::Hybrid,
@@ -274,28 +318,31 @@ impl Engine {
             }
             confidence = retrieval.confidence;
             let in_thread = attempt.label == "thread";
-            if retrieval.hits.is_empty() || retrieval.confidence < opts.min_confidence {
+            // Whether the evidence answers is the selector's to judge, not the
+            // retrieval gate's: only an empty search ends a try here.
+            if retrieval.hits.is_empty() {
                 if in_thread && widen {
                     notes.push("the thread holds no evidence: widened to the whole mailbox".into());
-                    continue;
                 }
-                if attempt.label == "mailbox" && plan.filters_may_hide() {
-                    // A date or person read wrongly must not hide the answer: try
-                    // without them.
-                    continue;
-                }
-                break;
+                continue;
             }
             let t = Instant::now();
-            let pack = self.evidence_pack(&retrieval, &plan.people, attempt.budget)?;
+            let pack = self.evidence_pack(
+                &retrieval,
+                &plan.people,
+                attempt.budget,
+                question_vector.as_deref(),
+            )?;
             timings.insert("pack".into(), ms(t));
             let request = AnswerRequest {
-                question: &resolved.standalone,
+                question: &plan,
                 typed: question,
                 scoped: in_thread && opts.thread.is_some(),
-                qtype: plan.qtype,
                 term_weights: &weights,
                 pack: &pack,
+                known_people: &ctx.known_people,
+                question_vector: question_vector.as_deref(),
+                embed: Some(&embed),
             };
             let t = Instant::now();
             let first = {
@@ -314,10 +361,15 @@ impl Engine {
                         .answer(&request, &mut delta)
                         .unwrap_or_else(|e| Draft::NoAnswer(e.to_string()))
                 }
+                Err(e @ AnswerError::Selector(_)) => {
+                    notes.push(e.to_string());
+                    Draft::NoAnswer(e.to_string())
+                }
             };
             *timings.entry("answer".into()).or_insert(0.0) += ms(t);
-            let text = match draft {
-                Draft::Text(t) => t,
+            let (text, selection) = match draft {
+                Draft::Text(t) => (t, None),
+                Draft::Selected(sel) => (sel.text.clone(), Some(sel)),
                 Draft::NoAnswer(why) => {
                     if in_thread && widen {
                         notes.push(format!(
@@ -333,8 +385,17 @@ impl Engine {
                 reason: r.clone(),
             }));
             if !validation.kept.is_empty() && validation.kept_share() >= opts.min_kept_share {
-                answered = Some(assemble(&validation, &pack));
+                answered = Some(assemble(&validation, &pack, selection.as_ref()));
                 break;
+            }
+            // Claims the quotes did not back: try again with more evidence, in the
+            // same scope when no wider try is left.
+            if i == attempts.len() && deeper_tries < DEEPER_TRIES {
+                deeper_tries += 1;
+                let mut again = attempt.clone();
+                again.depth *= 2;
+                again.budget *= 2;
+                attempts.push(again);
             }
             let note = format!(
                 "{} of {} claims were backed by their quotes: retrying with wider retrieval",
@@ -346,9 +407,9 @@ impl Engine {
         }
         timings.insert("total".into(), ms(t0));
 
-        let (answer, citations) = match answered {
-            Some(a) => (Some(a.text), a.citations),
-            None => (None, Vec::new()),
+        let (answer, citations, short_answer, selector_probability) = match answered {
+            Some(a) => (Some(a.text), a.citations, a.short, a.probability),
+            None => (None, Vec::new(), None, 0.0),
         };
         conversation.push(Turn {
             question: question.to_string(),
@@ -361,6 +422,7 @@ impl Engine {
             rewrite: resolved.standalone,
             abstained: answer.is_none(),
             answer,
+            short_answer,
             citations,
             retrieved,
             timings_ms: timings,
@@ -369,25 +431,44 @@ impl Engine {
             notes,
             dropped,
             confidence,
+            selector_probability,
             plan,
         })
     }
+}
 
-    fn attempt_query(&self, plan: &Plan, attempt: &Attempt) -> String {
-        let base = plan.to_query(None, attempt.filters);
-        match attempt.threads.as_slice() {
-            [] => base,
-            [one] => format!("{base} thread:{one}"),
-            many => {
-                let any: Vec<String> = many.iter().map(|t| format!("thread:{t}")).collect();
-                format!("{base} ({})", any.join(" OR "))
-            }
-        }
+impl Engine {
+    /// The mailbox search `ask` runs for a standalone question (its first try over
+    /// the whole mailbox), for benchmarks of retrieval settings.
+    pub fn question_retrieval(&self, question: &str, limit: usize) -> Result<super::Retrieval> {
+        let ctx = self.mailbox_context()?;
+        let plan = Question::read(question, &ctx.book, ctx.newest);
+        let hints = RetrieveHints {
+            people: plan.people_terms(),
+            date: plan.date.as_ref().map(|d| d.range),
+            avoid: Default::default(),
+        };
+        self.retrieve_query(
+            &plan.search_query(true, &[]),
+            RetrieveOptions {
+                mode: SearchMode::Hybrid,
+                limit,
+                rerank: false,
+                now: ctx.newest,
+            },
+            &hints,
+        )
     }
 }
 
 /// The surviving claims, with their citations renumbered 1..k in order of appearance.
-fn assemble(validation: &crate::answer::validate::Validation, pack: &EvidencePack) -> Answered {
+fn assemble(
+    validation: &crate::answer::validate::Validation,
+    pack: &EvidencePack,
+    selection: Option<&crate::answer::compose::Selection>,
+) -> Answered {
+    let short = selection.and_then(|s| s.short_answer.clone());
+    let superseded: &[usize] = selection.map_or(&[], |s| s.superseded.as_slice());
     let mut order: Vec<usize> = Vec::new();
     let mut citations = Vec::new();
     let mut lines = Vec::new();
@@ -398,6 +479,10 @@ fn assemble(validation: &crate::answer::validate::Validation, pack: &EvidencePac
             }
             let new_n = order.iter().position(|&n| n == q.n).map_or(0, |p| p + 1);
             if let Some(item) = pack.get(q.n) {
+                let origin = item.origin.as_ref().filter(|_| !q.header);
+                let answer_span = short
+                    .as_deref()
+                    .and_then(|s| q.quote.find(s).map(|at| (at, at + s.len())));
                 citations.push(Citation {
                     n: new_n,
                     message_id: item.message_id.clone(),
@@ -411,6 +496,12 @@ fn assemble(validation: &crate::answer::validate::Validation, pack: &EvidencePac
                     key: item.key.clone(),
                     start: item.start,
                     end: item.end,
+                    source: if q.header { "header" } else { "text" }.to_string(),
+                    superseded: superseded.contains(&q.n),
+                    author: origin.map(|o| o.author.clone()),
+                    author_date: origin.and_then(|o| o.date.clone()),
+                    passed_on: origin.map(|o| o.how.clone()),
+                    answer_span,
                 });
             }
         }
@@ -419,6 +510,8 @@ fn assemble(validation: &crate::answer::validate::Validation, pack: &EvidencePac
     Answered {
         text: lines.join("\n"),
         citations,
+        short,
+        probability: selection.map_or(0.0, |s| s.probability),
     }
 }
 

@@ -50,7 +50,7 @@ pub struct AttachmentPage {
 }
 
 /// Attachment counts for `quoth stats`.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct AttachmentStats {
     /// Distinct attachment contents extracted.
     pub extracted: usize,

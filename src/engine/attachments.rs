@@ -226,6 +226,8 @@ impl Engine {
                         embed_text: crate::store::attachment_embed_text(&msg, &at, cite),
                         cite_text: cite.to_string(),
                         attachment: Some(at.clone()),
+                        origin: None,
+                        origin_index: None,
                     });
                     chunk_pages.push(*number);
                 }

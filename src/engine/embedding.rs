@@ -21,7 +21,7 @@ const ORPHAN_AFTER_MS: i64 = 24 * 3600 * 1000;
 const SAVE_EVERY: usize = 50;
 
 /// Embedding progress, as `quoth status` and engine events report it.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, serde::Deserialize)]
 pub struct EmbedProgress {
     pub done: u64,
     pub total: u64,

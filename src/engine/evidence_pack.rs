@@ -3,11 +3,14 @@
 
 use super::retrieve::Retrieval;
 use super::{Engine, Result};
-use crate::answer::evidence::{EvidenceItem, EvidencePack};
+use crate::answer::evidence::{Attribution, EvidenceItem, EvidencePack, Participant, Role};
+use crate::answer::normalize::normalize;
+use crate::index::lexical_query::compile;
 use crate::mail::clean::SegmentKind;
 use crate::mail::model::{display_list, MessageKey};
 use crate::query::people::PersonMention;
-use crate::store::{StoredChunk, StoredMessage};
+use crate::query::syntax::Query;
+use crate::store::{display_name, embed_id, StoredChunk, StoredMessage};
 
 impl Engine {
     /// The numbered passages: each hit's best chunk, then the other chunks of the
@@ -17,7 +20,13 @@ impl Engine {
         retrieval: &Retrieval,
         people: &[PersonMention],
         budget: usize,
+        question_vector: Option<&[f32]>,
     ) -> Result<EvidencePack> {
+        let dense = |embed_text: &str| -> Option<f32> {
+            let q = question_vector?;
+            let v = self.vectors.get(embed_id(embed_text))?;
+            Some(v.iter().zip(q).map(|(a, b)| a * b).sum())
+        };
         let mut items = Vec::new();
         let mut extra = Vec::new();
         for (rank, hit) in retrieval.hits.iter().enumerate() {
@@ -37,7 +46,10 @@ impl Engine {
                 })
                 .unwrap_or_default();
             let context = message.as_ref().map(quoted_context).unwrap_or_default();
-            let item = |cite_text: String, start: u32, end: u32, at: Place| EvidenceItem {
+            let participants = message.as_ref().map(participants).unwrap_or_default();
+            let attachments: Vec<String> =
+                message.as_ref().map(attachment_names).unwrap_or_default();
+            let item = |c: &StoredChunk| EvidenceItem {
                 n: 0,
                 key: hit.hit.key.clone(),
                 message_id: hit.hit.message_id.clone(),
@@ -47,41 +59,138 @@ impl Engine {
                 recipients: recipients.clone(),
                 subject: hit.hit.subject.clone(),
                 context: context.clone(),
-                cite_text,
-                start,
-                end,
-                attachment: at.0,
-                page: at.1,
+                cite_text: c.cite_text.clone(),
+                start: c.start,
+                end: c.end,
+                attachment: place(c).0,
+                page: place(c).1,
                 score: hit.hit.score,
                 rank: rank + 1,
+                dense: dense(&c.embed_text),
+                participants: participants.clone(),
+                attachments: attachments.clone(),
+                origin: c.origin.as_ref().map(attribution),
             };
             let best = hit.chunk.as_ref().map(|c| c.ordinal);
-            match &hit.chunk {
-                Some(c) => items.push(item(
-                    c.cite_text.clone(),
-                    c.start,
-                    c.end,
-                    (c.attachment.clone(), c.page),
-                )),
-                None => {
-                    if let Some(c) = self.store.chunks_of(&key)?.into_iter().next() {
-                        let at = place(&c);
-                        items.push(item(c.cite_text, c.start, c.end, at));
-                    }
-                }
+            let chunks = self.store.chunks_of(&key)?;
+            let first = best
+                .and_then(|o| chunks.iter().find(|c| c.ordinal == o))
+                .or(chunks.first());
+            if let Some(c) = first {
+                items.push(item(c));
             }
             if rank < 3 {
-                for c in self.store.chunks_of(&key)? {
-                    if Some(c.ordinal) != best && (best.is_some() || c.ordinal != 0) {
-                        let at = place(&c);
-                        extra.push(item(c.cite_text, c.start, c.end, at));
+                for c in &chunks {
+                    if Some(c.ordinal) != first.map(|f| f.ordinal) {
+                        extra.push(item(c));
                     }
                 }
             }
         }
         items.extend(extra);
+        for it in items.iter_mut().filter(|i| i.origin.is_some()) {
+            if let Some(original) = self.original_of(it)? {
+                *it = original;
+            }
+        }
         Ok(EvidencePack::build(items, budget))
     }
+
+    /// The original of a forwarded or quoted passage, when the store holds it: a
+    /// message with the same text as authored text. Then the original is cited.
+    fn original_of(&self, item: &EvidenceItem) -> Result<Option<EvidenceItem>> {
+        let words: Vec<&str> = item.cite_text.split_whitespace().take(8).collect();
+        if words.len() < 4 {
+            return Ok(None);
+        }
+        let phrase = Query::Phrase(words.join(" "));
+        let hits = self
+            .lexical
+            .search(compile(&phrase, &self.lexical).as_ref(), 10)?;
+        let wanted = normalize(&item.cite_text);
+        let head: String = wanted.chars().take(120).collect();
+        for hit in hits {
+            if hit.key.to_hex() == item.key {
+                continue;
+            }
+            let Some(msg) = self.store.message(&hit.key)? else {
+                continue;
+            };
+            for c in self.store.chunks_of(&hit.key)? {
+                if c.origin.is_some() || c.attachment.is_some() {
+                    continue;
+                }
+                if normalize(&c.cite_text).contains(&head) {
+                    let thread = self
+                        .store
+                        .thread_of(&hit.key)?
+                        .unwrap_or_else(|| crate::mail::model::ThreadId::of_root(&hit.key));
+                    return Ok(Some(EvidenceItem {
+                        key: msg.key.to_hex(),
+                        message_id: msg.message_id.clone(),
+                        thread_id: thread.to_hex(),
+                        date: msg.date,
+                        from: msg.sender(),
+                        recipients: format!("{} {}", display_list(&msg.to), display_list(&msg.cc)),
+                        subject: msg.subject.clone(),
+                        context: quoted_context(&msg),
+                        cite_text: c.cite_text,
+                        start: c.start,
+                        end: c.end,
+                        attachment: None,
+                        page: None,
+                        participants: participants(&msg),
+                        attachments: Vec::new(),
+                        origin: None,
+                        ..item.clone()
+                    }));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Who wrote a carried original, for its evidence item.
+fn attribution(e: &crate::mail::embedded::EmbeddedMessage) -> Attribution {
+    Attribution {
+        author: e.author.clone(),
+        date: e.date.clone(),
+        timestamp: e.timestamp,
+        how: e.carried.label().to_string(),
+    }
+}
+
+/// The names of a message's attachments as the reader lists them.
+fn attachment_names(msg: &StoredMessage) -> Vec<String> {
+    msg.attachments
+        .iter()
+        .map(|a| display_name(a.name.as_deref(), a.index))
+        .collect()
+}
+
+/// A message's headers as a header citation quotes them.
+pub(crate) fn message_header_text(msg: &StoredMessage) -> String {
+    crate::answer::evidence::header_text(&participants(msg), &msg.subject, &attachment_names(msg))
+}
+
+/// A message's sender and recipients, in header order.
+fn participants(msg: &StoredMessage) -> Vec<Participant> {
+    let mut out = Vec::new();
+    for (role, list) in [
+        (Role::From, &msg.from),
+        (Role::To, &msg.to),
+        (Role::Cc, &msg.cc),
+    ] {
+        for mb in list {
+            out.push(Participant {
+                role,
+                name: mb.name.clone(),
+                address: mb.address.clone(),
+            });
+        }
+    }
+    out
 }
 
 /// The most of a message's quoted history kept as context for its passages.

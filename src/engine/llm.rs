@@ -127,7 +127,7 @@ impl Answerer for LlmAnswerer {
             "max_tokens": self.config.max_tokens,
             "messages": [
                 {"role": "system", "content": SYSTEM},
-                {"role": "user", "content": user_message(request.question, request.pack)},
+                {"role": "user", "content": user_message(&request.question.question, request.pack)},
             ],
         });
         let mut req = self.client.post(self.endpoint()).json(&body);

@@ -22,6 +22,7 @@ mod remove;
 mod retrieval_eval;
 mod retrieve;
 mod search;
+mod sessions;
 mod stats;
 mod sync;
 mod threading;
@@ -41,13 +42,15 @@ pub use ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use llm::{LlmAnswerer, LlmConfig};
 pub use open::{STORE_OPEN_THREAD, STORE_OPEN_TIMEOUT};
 pub use prepare::format_date;
-pub use reconcile::{ReconcileReport, WorkGaps};
+pub use reconcile::{ReconcileReport, StatusReport, WorkGaps};
 pub use remove::RemoveReport;
 pub use retrieval_eval::{parse_questions, quote_free_text, ModeScores, RetrievalQuestion};
 pub use retrieve::{
-    ChunkRef, Retrieval, RetrieveHints, RetrieveOptions, RetrievedHit, SearchMode, StageScores,
+    ChunkRef, FusionWeights, Retrieval, RetrieveHints, RetrieveOptions, RetrievedHit, SearchMode,
+    StageScores,
 };
 pub use search::SearchHit;
+pub use sessions::session_path;
 pub use stats::Stats;
 pub use sync::{sync_account, AccountReport, FolderReport, SyncOptions, SyncReport};
 pub use watch::{watch_accounts, AccountOutcome, SyncEvent, WatchCommand, WatchOptions};
@@ -88,6 +91,8 @@ pub enum EngineError {
     Runtime(std::io::Error),
     #[error("opening the attachment: {0}")]
     Viewer(String),
+    #[error("{0}")]
+    Session(String),
 }
 
 /// Settings of an engine that a user may change.
@@ -95,6 +100,8 @@ pub enum EngineError {
 pub struct EngineConfig {
     /// ONNX Runtime threads for embedding.
     pub embed_threads: usize,
+    /// How hybrid retrieval weighs its lists.
+    pub fusion: retrieve::FusionWeights,
 }
 
 impl Default for EngineConfig {
@@ -104,6 +111,7 @@ impl Default for EngineConfig {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(2),
+            fusion: retrieve::FusionWeights::default(),
         }
     }
 }

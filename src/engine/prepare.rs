@@ -2,9 +2,12 @@
 
 use crate::index::chunk::{chunk_regions, merge_adjacent, ChunkConfig, ChunkSpan};
 use crate::mail::clean::{segment_body, SegmentKind};
+use crate::mail::embedded::embedded_messages;
 use crate::mail::model::{MessageKey, ParsedMessage};
 use crate::source::RawMail;
-use crate::store::{embed_text, ChunkId, StoredChunk, StoredMessage, ThreadFacts};
+use crate::store::{
+    embed_text, original_embed_text, ChunkId, StoredChunk, StoredMessage, ThreadFacts,
+};
 
 /// Everything written for one new message.
 pub struct Prepared {
@@ -30,26 +33,47 @@ pub fn prepare(
         })
         .collect();
     let spans = chunk_regions(&parsed.body, &merge_adjacent(&authored, &parsed.body), cfg);
-    let chunks: Vec<StoredChunk> = spans
+    // The forwarded and quoted originals, each chunked on its own and attributed.
+    let embedded = embedded_messages(&parsed.body, &segments);
+    let mut regions: Vec<(ChunkSpan, Option<u16>)> = spans.into_iter().map(|s| (s, None)).collect();
+    for (i, e) in embedded.iter().enumerate() {
+        let span = ChunkSpan {
+            start: e.start,
+            end: e.end,
+        };
+        for s in chunk_regions(&parsed.body, &[span], cfg) {
+            regions.push((s, u16::try_from(i).ok()));
+        }
+    }
+    let chunks: Vec<StoredChunk> = regions
         .iter()
         .enumerate()
-        .filter_map(|(i, span)| {
+        .filter_map(|(i, (span, origin_index))| {
             let cite_text = parsed.body.get(span.start..span.end)?.to_string();
-            Some(StoredChunk {
-                id: ChunkId::derive(&key, *span),
-                message: key,
-                ordinal: i as u32,
-                start: span.start as u32,
-                end: span.end as u32,
-                embed_text: embed_text(
+            let origin = origin_index
+                .and_then(|o| embedded.get(usize::from(o)))
+                .cloned();
+            let embed_text = match &origin {
+                Some(o) => original_embed_text(o, &parsed.subject, parsed.date, &cite_text),
+                None => embed_text(
                     &parsed.subject,
                     &parsed.from,
                     &parsed.to,
                     parsed.date,
                     &cite_text,
                 ),
+            };
+            Some(StoredChunk {
+                id: ChunkId::derive(&key, *span),
+                message: key,
+                ordinal: i as u32,
+                start: span.start as u32,
+                end: span.end as u32,
+                embed_text,
                 cite_text,
                 attachment: None,
+                origin,
+                origin_index: *origin_index,
             })
         })
         .collect();
@@ -89,6 +113,7 @@ pub fn prepare(
         segments,
         attachments: parsed.attachments,
         chunk_count: chunks.len() as u32,
+        embedded,
     };
     Prepared {
         message,

@@ -17,8 +17,17 @@ use crate::attach::has_text_view;
 use crate::store::jobs::{JobQueue, JobState};
 use serde::Serialize;
 
+/// Background work as `quoth status` reports it.
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
+pub struct StatusReport {
+    pub embedding: super::EmbedProgress,
+    pub vectors: usize,
+    pub attachments: crate::store::jobs::JobCounts,
+    pub missing: WorkGaps,
+}
+
 /// What is missing: nothing, once reconciled.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct WorkGaps {
     /// Stored texts with neither a vector nor a pending, running or failed job.
     pub texts_without_vector_or_job: u64,
@@ -57,6 +66,16 @@ struct EmbedGaps {
 
 impl Engine {
     /// Counts what derived work is missing, changing nothing (for `quoth status`).
+    /// Embedding and attachment jobs, vectors, and what lacks a job.
+    pub fn status_report(&self) -> Result<StatusReport> {
+        Ok(StatusReport {
+            embedding: self.embed_progress()?,
+            vectors: self.vectors().len(),
+            attachments: self.attachment_job_counts()?,
+            missing: self.work_gaps()?,
+        })
+    }
+
     pub fn work_gaps(&self) -> Result<WorkGaps> {
         let embed = self.embed_gaps()?;
         let attachments = self.unqueued_attachments()?;

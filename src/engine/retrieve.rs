@@ -14,21 +14,45 @@ use crate::retrieve::gate::{content_terms, term_coverage, GateSignals};
 use crate::retrieve::heuristics::{date_boost, people_boost};
 use crate::retrieve::rerank::max_sim;
 use crate::store::{embed_id, StoredChunk, StoredMessage};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 /// Candidates taken from each retriever before fusion.
+/// The most allowed messages whose embedding ids are gathered up front.
+const EMBED_SET_LIMIT: usize = 5000;
 const DEPTH: usize = 100;
 /// Candidates reranked.
 const RERANK_DEPTH: usize = 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SearchMode {
     Lexical,
     Semantic,
     Hybrid,
+}
+
+/// How hybrid retrieval weighs its evidence. The defaults were chosen on the dev
+/// split of the question sets (`quoth bench fusion`, models/selector/README.md).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FusionWeights {
+    /// Weight of the lexical (BM25) list in reciprocal rank fusion.
+    pub lexical: f32,
+    /// Weight of the semantic (embedding) list.
+    pub semantic: f32,
+    /// A thread sibling of a strong hit enters at this share of its score.
+    pub thread_sibling: f32,
+}
+
+impl Default for FusionWeights {
+    fn default() -> Self {
+        Self {
+            lexical: 1.0,
+            semantic: 1.0,
+            thread_sibling: 0.3,
+        }
+    }
 }
 
 /// Retrieval options beyond the query.
@@ -42,7 +66,7 @@ pub struct RetrieveOptions {
 }
 
 /// Where a hit stood at each stage, for `--explain`.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct StageScores {
     pub lexical_rank: Option<usize>,
     pub lexical_score: Option<f32>,
@@ -58,7 +82,7 @@ pub struct StageScores {
     pub final_rank: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RetrievedHit {
     #[serde(flatten)]
     pub hit: SearchHit,
@@ -67,7 +91,7 @@ pub struct RetrievedHit {
     pub stages: StageScores,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ChunkRef {
     pub ordinal: u32,
     pub start: u32,
@@ -80,7 +104,7 @@ pub struct ChunkRef {
     pub page: Option<u32>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Retrieval {
     pub mode: SearchMode,
     pub hits: Vec<RetrievedHit>,
@@ -92,6 +116,7 @@ pub struct Retrieval {
     pub gate_signals: Option<GateSignals>,
     /// Things the user should know (model missing, vectors still being built...).
     pub notes: Vec<String>,
+    #[serde(skip_deserializing)]
     pub timings_ms: HashMap<&'static str, f64>,
 }
 
@@ -116,18 +141,29 @@ impl Engine {
         self.retrieve_with(query, opts, &RetrieveHints::default())
     }
 
-    /// Retrieval with the hints of a query plan.
+    /// Retrieval of a query in the query syntax, with hints.
     pub fn retrieve_with(
         &self,
         query: &str,
         opts: RetrieveOptions,
         hints: &RetrieveHints,
     ) -> Result<Retrieval> {
+        let parsed = parse_query(query, opts.now)?;
+        self.retrieve_query(&parsed, opts, hints)
+    }
+
+    /// Retrieval of a query already built (a question's search), with the hints of
+    /// the question.
+    pub fn retrieve_query(
+        &self,
+        parsed: &Query,
+        opts: RetrieveOptions,
+        hints: &RetrieveHints,
+    ) -> Result<Retrieval> {
         let mut timings = HashMap::new();
         let mut notes = Vec::new();
         let t0 = Instant::now();
-        let parsed = parse_query(query, opts.now)?;
-        let mut split = split_query(&parsed);
+        let mut split = split_query(parsed);
         split.people.extend(hints.people.iter().cloned());
         if split.date.is_none() {
             split.date = hints.date;
@@ -168,7 +204,7 @@ impl Engine {
 
         let t = Instant::now();
         let lexical = if opts.mode != SearchMode::Semantic {
-            self.lexical_ranked(&parsed, &split)?
+            self.lexical_ranked(parsed, &split)?
         } else {
             Vec::new()
         };
@@ -208,7 +244,7 @@ impl Engine {
         let (confidence, evidence, gate_signals) =
             self.gate(&split, &candidates, query_vec.as_deref(), &lexical)?;
         candidates.truncate(opts.limit);
-        let hits = self.decorate(candidates, &parsed)?;
+        let hits = self.decorate(candidates, parsed)?;
         timings.insert("gate_and_decorate", ms(t));
         timings.insert("total", ms(t0));
         Ok(Retrieval {
@@ -261,9 +297,16 @@ impl Engine {
         allowed: Option<&HashSet<MessageKey>>,
     ) -> Result<Vec<(MessageKey, f32, StoredChunk)>> {
         let store = &self.store;
-        let filter = |id: u64| match allowed {
-            None => true,
-            Some(set) => store
+        // A small allowed set is turned into its embedding ids once, so the vector
+        // walk (and its exact fallback over every vector) tests membership in memory.
+        let allowed_embeds = match allowed {
+            Some(set) if set.len() <= EMBED_SET_LIMIT => Some(self.embed_ids_of(set)?),
+            _ => None,
+        };
+        let filter = |id: u64| match (allowed, &allowed_embeds) {
+            (None, _) => true,
+            (Some(_), Some(ids)) => ids.contains(&id),
+            (Some(set), None) => store
                 .messages_with_embed(id)
                 .map(|ms| ms.iter().any(|m| set.contains(m)))
                 .unwrap_or(false),
@@ -284,6 +327,22 @@ impl Engine {
         Ok(out)
     }
 
+    /// The embedding ids of the messages' chunks (body and attachments).
+    fn embed_ids_of(&self, keys: &HashSet<MessageKey>) -> Result<HashSet<u64>> {
+        let mut ids = HashSet::new();
+        for key in keys {
+            for c in self.store.chunks_of(key)? {
+                ids.insert(crate::store::embed_id(&c.embed_text));
+            }
+            if let Some(msg) = self.store.message(key)? {
+                for c in self.store.attachment_chunks_of(&msg)? {
+                    ids.insert(crate::store::embed_id(&c.embed_text));
+                }
+            }
+        }
+        Ok(ids)
+    }
+
     fn fuse(
         &self,
         lexical: &[(MessageKey, f32)],
@@ -302,7 +361,8 @@ impl Engine {
             .iter()
             .map(|(k, s, c)| (*k, (*s, c.clone())))
             .collect();
-        reciprocal_rank_fusion(&lists, &[1.0, 1.0])
+        let w = self.config.fusion;
+        reciprocal_rank_fusion(&lists, &[w.lexical, w.semantic])
             .into_iter()
             .enumerate()
             .map(|(i, f)| {
@@ -370,7 +430,7 @@ impl Engine {
                 }
                 added.push(Candidate {
                     key: sibling,
-                    score: strong.score * 0.3,
+                    score: strong.score * self.config.fusion.thread_sibling,
                     stages: StageScores {
                         boost: 1.0,
                         thread_expansion: true,

@@ -8,7 +8,7 @@ use crate::store::StoredMessage;
 use serde::Serialize;
 
 /// One search result, as the CLI prints it and `--json` emits it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SearchHit {
     pub key: String,
     pub message_id: Option<String>,

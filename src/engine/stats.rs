@@ -4,7 +4,7 @@ use super::{Engine, Result};
 use serde::Serialize;
 use std::collections::HashSet;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Stats {
     pub messages: usize,
     pub threads: usize,

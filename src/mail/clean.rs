@@ -81,15 +81,15 @@ pub fn segment_body(body: &str) -> Vec<Segment> {
 }
 
 /// One physical line: byte span including its terminator, and its text without it.
-struct Line<'a> {
-    start: usize,
-    end: usize,
-    text: &'a str,
+pub(super) struct Line<'a> {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) text: &'a str,
 }
 
 /// `split_inclusive('\n')` only cuts after an ASCII byte, so every span is on a
 /// char boundary and the spans tile the body exactly.
-fn split_lines(body: &str) -> Vec<Line<'_>> {
+pub(super) fn split_lines(body: &str) -> Vec<Line<'_>> {
     let mut out = Vec::new();
     let mut pos = 0;
     for raw in body.split_inclusive('\n') {
@@ -104,17 +104,17 @@ fn split_lines(body: &str) -> Vec<Line<'_>> {
     out
 }
 
-fn is_blank(t: &str) -> bool {
+pub(super) fn is_blank(t: &str) -> bool {
     t.trim().is_empty()
 }
 
 /// A `>`-prefixed line (leading whitespace tolerated, as some clients indent).
-fn is_quote_line(t: &str) -> bool {
+pub(super) fn is_quote_line(t: &str) -> bool {
     t.trim_start().starts_with('>')
 }
 
 /// A decorative rule such as `*****`, `=====` or `_____` (10+ of one char).
-fn banner_char(t: &str) -> Option<char> {
+pub(super) fn banner_char(t: &str) -> Option<char> {
     let t = t.trim();
     let first = t.chars().next()?;
     let ok = "*=_-~#".contains(first) && t.len() >= 10 && t.chars().all(|c| c == first);
@@ -123,7 +123,7 @@ fn banner_char(t: &str) -> Option<char> {
 
 /// Case-insensitive "line starts with header `name`" (e.g. `"to:"`), tolerating
 /// indentation and the `*From:*` bolding left over from HTML-to-text conversion.
-fn header_field(t: &str, name: &str) -> bool {
+pub(super) fn header_field(t: &str, name: &str) -> bool {
     let s = t.trim_start().trim_start_matches('*');
     s.get(..name.len())
         .is_some_and(|p| p.eq_ignore_ascii_case(name))
@@ -143,13 +143,8 @@ fn inner_of_rule(t: &str) -> (String, bool) {
 
 /// `-----Original Message-----`, `----- Original Message -----` and a few
 /// localized Outlook variants.
-fn is_original_message(t: &str) -> bool {
-    const PHRASES: [&str; 4] = [
-        "original message",
-        "ursprüngliche nachricht",
-        "message d'origine",
-        "mensaje original",
-    ];
+pub(super) fn is_original_message(t: &str) -> bool {
+    use crate::lexicon::ORIGINAL_MESSAGE_PHRASES as PHRASES;
     let (inner, ruled) = inner_of_rule(t);
     // Non-letter residue may follow the phrase (Enron: "----- Original Message ----- =20").
     let residue_ok = |rest: &str| !rest.chars().any(char::is_alphabetic);
@@ -162,7 +157,7 @@ fn is_original_message(t: &str) -> bool {
 /// Lotus `----- Forwarded by X on DATE -----`, Gmail `---------- Forwarded
 /// message ---------`, Outlook `-----Forwarded Message-----`, Apple `Begin
 /// forwarded message:`.
-fn is_forward_marker(t: &str) -> bool {
+pub(super) fn is_forward_marker(t: &str) -> bool {
     let lower = t.trim().to_lowercase();
     if lower.starts_with("begin forwarded message") {
         return true;
@@ -192,7 +187,7 @@ fn attribution(lines: &[Line], i: usize) -> Option<(usize, bool)> {
 
 /// Length of a Lotus Notes timestamp (`10/23/2000 01:26 PM`, `01/12/2000
 /// 07:16:42 PM`, `12/13/00 06:01 AM`) at the start of `b`, if there is one.
-fn datetime_len(b: &[u8]) -> Option<usize> {
+pub(super) fn datetime_len(b: &[u8]) -> Option<usize> {
     let mut p = 0;
     let digits = |p: &mut usize, min: usize, max: usize| {
         let n = b[*p..]
@@ -226,14 +221,14 @@ fn datetime_len(b: &[u8]) -> Option<usize> {
 }
 
 /// Whole (trimmed) line is a Lotus timestamp.
-fn is_datetime_line(t: &str) -> bool {
+pub(super) fn is_datetime_line(t: &str) -> bool {
     let t = t.trim();
     datetime_len(t.as_bytes()) == Some(t.len())
 }
 
 /// Line ends with " on <timestamp>" (`Sharon Lay <s@x.com> on 01/12/2000 07:16:42 PM`)
 /// or with a timestamp after a wide gap (`Gayla E Seiter @ ENRON   11/15/2000 08:21 AM`).
-fn ends_with_datetime(t: &str) -> bool {
+pub(super) fn ends_with_datetime(t: &str) -> bool {
     let b = t.trim().as_bytes();
     (4..b.len()).any(|p| {
         let gap = b[p - 2..p].iter().all(|c| *c == b' ' || *c == b'\t');
@@ -245,7 +240,7 @@ fn ends_with_datetime(t: &str) -> bool {
 /// Lotus Notes reply header: either `Name <addr> on DATE` or a short name line
 /// (`Jeffrey McClellan@ECT`, optionally followed by `Sent by:`) then a bare
 /// timestamp line, and a `To:` line within the next few lines.
-fn is_lotus_header(lines: &[Line], i: usize) -> bool {
+pub(super) fn is_lotus_header(lines: &[Line], i: usize) -> bool {
     let t = lines[i].text.trim();
     let next = lines.get(i + 1).map_or("", |l| l.text.trim());
     let date_line = if ends_with_datetime(t) {
@@ -279,7 +274,7 @@ fn block_after<'a>(lines: &'a [Line], i: usize, max: usize) -> impl Iterator<Ite
 /// Outlook/Exchange header block: `From:` followed (without a blank line) by
 /// `Sent:` and `To:`/`Subject:`. The older `From:`+`Date:` form is also a
 /// memo layout, so it is only trusted outside the first paragraph (`weak_ok`).
-fn is_outlook_block(lines: &[Line], i: usize, weak_ok: bool) -> bool {
+pub(super) fn is_outlook_block(lines: &[Line], i: usize, weak_ok: bool) -> bool {
     if !header_field(lines[i].text, "from:") {
         return false;
     }
@@ -366,13 +361,7 @@ fn with_separator(lines: &[Line], kinds: &[Option<SegmentKind>], i: usize) -> us
     }
 }
 
-/// Phrases typical of legal footers (`|`-separated); a paragraph needs several distinct ones.
-const BOILERPLATE: &str = "property of enron|confidential and may also be privileged|\
-    privileged and confidential|confidential and privileged|confidential and/or privileged|\
-    legally privileged|intended only for the use|intended solely for the use|for the sole use of|\
-    not the intended recipient|not an intended recipient|designated recipient only|in error, please|\
-    strictly prohibited|is prohibited|delete all copies|notify the sender|delete the original|\
-    dissemination, distribution|binding and enforceable contract|disclose this communication";
+use crate::lexicon::DISCLAIMER_PHRASES;
 
 /// "Mostly boilerplate": at least two distinct phrases, and not a long
 /// paragraph that merely mentions them (≤ 60 words per hit).
@@ -382,7 +371,10 @@ fn is_disclaimer_text(text: &str) -> bool {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
-    let hits = BOILERPLATE.split('|').filter(|p| norm.contains(p)).count();
+    let hits = DISCLAIMER_PHRASES
+        .iter()
+        .filter(|p| norm.contains(*p))
+        .count();
     hits >= 2 && norm.split(' ').count() <= 60 * hits
 }
 
@@ -455,12 +447,7 @@ fn sig_allowance(t: &str) -> Option<usize> {
     if l == "--" {
         return Some(15);
     }
-    let mobile = [
-        "sent from my ",
-        "sent via ",
-        "sent from blackberry",
-        "get outlook for ",
-    ];
+    let mobile = crate::lexicon::MOBILE_SIGNATURES;
     (l.len() <= 80 && mobile.iter().any(|m| l.starts_with(m))).then_some(3)
 }
 

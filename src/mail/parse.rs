@@ -47,6 +47,10 @@ fn parse_unguarded(raw: &[u8]) -> Result<ParsedMessage, ParseError> {
     }
     let mut from = addresses(msg.from());
     apply_x_from_name(&msg, &mut from);
+    let mut to = addresses(msg.to());
+    apply_x_names(&msg, "X-To", &mut to);
+    let mut cc = addresses(msg.cc());
+    apply_x_names(&msg, "X-cc", &mut cc);
     let (body, body_format) = body_text(&msg);
     let mut parsed = ParsedMessage {
         message_id: msg.message_id().map(clean_id).filter(|s| !s.is_empty()),
@@ -54,8 +58,8 @@ fn parse_unguarded(raw: &[u8]) -> Result<ParsedMessage, ParseError> {
         references: id_list(msg.references()),
         date: msg.date().map(|d| d.to_timestamp()),
         from,
-        to: addresses(msg.to()),
-        cc: addresses(msg.cc()),
+        to,
+        cc,
         bcc: addresses(msg.bcc()),
         subject: msg.subject().unwrap_or("").trim().to_string(),
         body,
@@ -127,6 +131,80 @@ fn apply_x_from_name(msg: &Message, from: &mut [Mailbox]) {
     }
 }
 
+/// Enron mail gives recipients' display names only in X-To and X-cc, in the order
+/// of the To and Cc addresses ("Brad McSherry", "Farmer, Daren J
+/// </O=ENRON/...>"). A name is taken for an address only when the lists line up
+/// and the name is plausibly that address's (a part of it is in the address).
+fn apply_x_names(msg: &Message, header: &str, list: &mut [Mailbox]) {
+    if list.is_empty() || list.iter().any(|m| m.name.is_some()) {
+        return;
+    }
+    let Some(raw) = msg.header_raw(header) else {
+        return;
+    };
+    let Some(names) = x_names(raw, list.len()) else {
+        return;
+    };
+    for (mb, name) in list.iter_mut().zip(names) {
+        if plausible_name(&name, &mb.address) {
+            mb.name = Some(name);
+        }
+    }
+}
+
+/// The `n` display names of an X-To/X-cc value, when it holds exactly `n`.
+fn x_names(raw: &str, n: usize) -> Option<Vec<String>> {
+    let raw = raw.replace(['\r', '\n', '\t'], " ");
+    // Drop <...> parts (X.500 paths, addresses) and "@SMTP@host" tails.
+    let mut cleaned = String::new();
+    let mut depth = 0;
+    for c in raw.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => cleaned.push(c),
+            _ => {}
+        }
+    }
+    let pieces: Vec<String> = cleaned
+        .split(',')
+        .map(|p| {
+            let p = p.split('@').next().unwrap_or("");
+            let p = match (p.find('('), p.rfind(')')) {
+                (Some(a), Some(b)) if a < b => format!("{}{}", &p[..a], &p[b + 1..]),
+                _ => p.to_string(),
+            };
+            p.trim().trim_matches(['"', '\'']).trim().to_string()
+        })
+        .filter(|p| !p.is_empty())
+        .collect();
+    if pieces.len() == n {
+        Some(pieces)
+    } else if pieces.len() == 2 * n {
+        // "Last, First" names.
+        Some(
+            pieces
+                .chunks(2)
+                .map(|p| format!("{}, {}", p[0], p[1]))
+                .collect(),
+        )
+    } else {
+        None
+    }
+}
+
+/// Whether a display name may be that of an address: one of its words (two letters
+/// or more) is in the address's local part.
+fn plausible_name(name: &str, address: &str) -> bool {
+    if name.contains('@') || name.len() > 80 {
+        return false;
+    }
+    let local = address.split('@').next().unwrap_or("").to_lowercase();
+    name.split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.len() >= 2)
+        .any(|w| local.contains(&w.to_lowercase()))
+}
+
 /// text/plain preferred; HTML turned into text that keeps link targets.
 fn body_text(msg: &Message) -> (String, BodyFormat) {
     let mut plain = Vec::new();
@@ -178,6 +256,26 @@ fn collect_attachments(msg: &Message, parsed: &mut ParsedMessage) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recipient_names_come_from_x_to_and_x_cc_when_they_line_up() {
+        let raw = b"Message-ID: <2@t>\nFrom: a@enron.com\nTo: liz.prior@enron.com, conal.tackney@enron.com\nCc: wolson@state.nm.us, larry.campbell@enron.com\nSubject: s\nX-To: Prior, Liz </O=ENRON/OU=NA/CN=RECIPIENTS/CN=Lprior>, Tackney, Conal </O=ENRON/CN=Ctackney>\nX-cc: \"Bill Olson (E-mail)\" <wolson@state.nm.us>@SMTP@enronXgate, Larry Campbell\n\nHi\n";
+        let p = parse_message(raw).expect("parses");
+        let names: Vec<Option<String>> = p.to.iter().chain(&p.cc).map(|m| m.name.clone()).collect();
+        assert_eq!(
+            names,
+            vec![
+                Some("Prior, Liz".to_string()),
+                Some("Tackney, Conal".to_string()),
+                Some("Bill Olson".to_string()),
+                Some("Larry Campbell".to_string()),
+            ]
+        );
+        // Lists that do not line up give no names.
+        let raw = b"Message-ID: <3@t>\nFrom: a@enron.com\nTo: x@enron.com, y@enron.com\nX-To: Only One\n\nHi\n";
+        let p = parse_message(raw).expect("parses");
+        assert!(p.to.iter().all(|m| m.name.is_none()));
+    }
 
     #[test]
     fn reads_enron_headers_and_x_from_name() {

@@ -45,7 +45,7 @@ pub struct ThreadInput<'a> {
 }
 
 const WINDOW_SECS: i64 = 14 * 24 * 3600;
-const PREFIXES: &[&str] = &["re", "fw", "fwd", "aw", "sv", "antw", "wg", "odp"];
+use crate::lexicon::REPLY_PREFIXES as PREFIXES;
 
 struct Dsu {
     parent: Vec<usize>,

@@ -3,6 +3,6 @@
 pub mod date_spec;
 pub mod natural_date;
 pub mod people;
-pub mod plan;
+pub mod question;
 pub mod split;
 pub mod syntax;

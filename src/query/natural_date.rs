@@ -3,6 +3,7 @@
 //! "now" (its newest message), since a mailbox from 2001 has no "last week" in 2026.
 
 use super::date_spec::{midnight_utc, DAY};
+use crate::lexicon::{month_number as month_of, HOLIDAYS};
 use chrono::{DateTime, Datelike};
 
 /// A date range found in a question, with the words it came from.
@@ -14,46 +15,6 @@ pub struct DateMention {
     pub phrase: String,
     /// How sure the reading is: an explicit month and year is surer than "recently".
     pub confidence: f32,
-}
-
-const MONTHS: &[(&str, u32)] = &[
-    ("january", 1),
-    ("jan", 1),
-    ("february", 2),
-    ("feb", 2),
-    ("march", 3),
-    ("mar", 3),
-    ("april", 4),
-    ("apr", 4),
-    ("may", 5),
-    ("june", 6),
-    ("jun", 6),
-    ("july", 7),
-    ("jul", 7),
-    ("august", 8),
-    ("aug", 8),
-    ("september", 9),
-    ("sept", 9),
-    ("sep", 9),
-    ("october", 10),
-    ("oct", 10),
-    ("november", 11),
-    ("nov", 11),
-    ("december", 12),
-    ("dec", 12),
-];
-
-const HOLIDAYS: &[(&str, u32, u32)] = &[
-    ("christmas", 12, 25),
-    ("thanksgiving", 11, 22),
-    ("new year", 1, 1),
-    ("halloween", 10, 31),
-    ("independence day", 7, 4),
-    ("july 4th", 7, 4),
-];
-
-fn month_of(word: &str) -> Option<u32> {
-    MONTHS.iter().find(|(n, _)| *n == word).map(|(_, m)| *m)
 }
 
 fn month_span(y: i32, m: u32) -> Option<(i64, i64)> {

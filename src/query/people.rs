@@ -2,6 +2,8 @@
 //! with, by name, address and nickname, so a question that says "Phil" or "Mr. Lay"
 //! finds the person the mail calls "Phillip K Allen" <phillip.allen@enron.com>.
 
+pub use crate::lexicon::full_names;
+use crate::lexicon::{NAME_VERB_ADVERBS as BETWEEN, NICKNAMES, WRITES, WRITES_TO};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -33,93 +35,6 @@ pub struct PersonMention {
     /// The question puts them at one end of a message: "did I ask Kipp Flores",
     /// "what did Sally write", not "when do Liz and Jose Luis arrive".
     pub correspondent: bool,
-}
-
-/// Words before a name that make its bearer the sender or a recipient.
-#[rustfmt::skip]
-const WRITES_TO: &[&str] = &[
-    "ask", "asked", "tell", "told", "email", "emailed", "mail", "mailed", "send", "sent",
-    "from", "cc", "forward", "forwarded", "remind", "reminded", "thank", "thanked", "reply",
-    "replied", "answer", "answered", "write", "wrote", "inform", "informed",
-];
-
-/// Words after a name that make its bearer the writer of a message.
-#[rustfmt::skip]
-const WRITES: &[&str] = &[
-    "say", "said", "says", "write", "wrote", "writes", "send", "sent", "sends", "ask",
-    "asked", "asks", "tell", "told", "tells", "reply", "replied", "email", "emailed",
-    "mention", "mentioned", "suggest", "suggested", "propose", "proposed", "offer",
-    "offered", "promise", "promised", "confirm", "confirmed", "recommend", "recommended",
-    "agree", "agreed", "report", "reported", "quote", "quoted", "explain", "explained",
-];
-
-/// Adverbs that may stand between a name and its verb ("Liz first said").
-#[rustfmt::skip]
-const BETWEEN: &[&str] = &[
-    "first", "last", "ever", "originally", "finally", "actually", "also",
-];
-
-const NICKNAMES: &[(&str, &str)] = &[
-    ("phil", "phillip"),
-    ("phil", "philip"),
-    ("ken", "kenneth"),
-    ("kenny", "kenneth"),
-    ("bob", "robert"),
-    ("rob", "robert"),
-    ("bobby", "robert"),
-    ("jim", "james"),
-    ("jimmy", "james"),
-    ("mike", "michael"),
-    ("bill", "william"),
-    ("will", "william"),
-    ("tom", "thomas"),
-    ("dave", "david"),
-    ("steve", "steven"),
-    ("steve", "stephen"),
-    ("chris", "christopher"),
-    ("jeff", "jeffrey"),
-    ("rick", "richard"),
-    ("dick", "richard"),
-    ("rich", "richard"),
-    ("liz", "elizabeth"),
-    ("beth", "elizabeth"),
-    ("kate", "katherine"),
-    ("kathy", "katherine"),
-    ("sue", "susan"),
-    ("tim", "timothy"),
-    ("joe", "joseph"),
-    ("greg", "gregory"),
-    ("andy", "andrew"),
-    ("dan", "daniel"),
-    ("danny", "daniel"),
-    ("matt", "matthew"),
-    ("sam", "samuel"),
-    ("tony", "anthony"),
-    ("ben", "benjamin"),
-    ("pat", "patricia"),
-    ("pat", "patrick"),
-    ("jenny", "jennifer"),
-    ("jen", "jennifer"),
-    ("ed", "edward"),
-    ("ted", "edward"),
-    ("larry", "lawrence"),
-    ("ron", "ronald"),
-    ("don", "donald"),
-    ("jack", "john"),
-    ("johnny", "john"),
-    ("vince", "vincent"),
-    ("mark", "marc"),
-    ("ray", "raymond"),
-    ("fred", "frederick"),
-    ("gene", "eugene"),
-];
-
-/// The full first names a nickname stands for ("liz" → "elizabeth").
-pub fn full_names(nick: &str) -> impl Iterator<Item = &'static str> + '_ {
-    NICKNAMES
-        .iter()
-        .filter(move |(n, _)| *n == nick)
-        .map(|(_, full)| *full)
 }
 
 /// Lowercased name parts of a display name or address.

@@ -43,6 +43,68 @@ pub enum Query {
     Not(Box<Query>),
 }
 
+/// The query written back in the syntax it is read from (for showing what was
+/// searched; searches use the query itself, never this text).
+impl std::fmt::Display for Query {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn value(v: &str) -> String {
+            if !v.is_empty() && v.chars().all(|c| c.is_alphanumeric() || "@._-".contains(c)) {
+                v.to_string()
+            } else {
+                format!("\"{}\"", v.replace('"', ""))
+            }
+        }
+        fn day(t: i64) -> String {
+            chrono::DateTime::from_timestamp(t, 0)
+                .map(|d| d.format("%Y-%m-%d").to_string())
+                .unwrap_or_default()
+        }
+        match self {
+            Query::Term(w) => write!(f, "{}", value(w)),
+            Query::Phrase(p) => write!(f, "\"{}\"", p.replace('"', "")),
+            Query::Field(field, v) => write!(f, "{}:{}", field.name(), value(v)),
+            Query::Date { start, end } => write!(
+                f,
+                "date:{}..{}",
+                start.map(day).unwrap_or_default(),
+                end.map(|e| day(e - 1)).unwrap_or_default()
+            ),
+            Query::HasAttachment => write!(f, "has:attachment"),
+            Query::And(parts) => {
+                let shown: Vec<String> = parts
+                    .iter()
+                    .map(|p| match p {
+                        Query::Or(_) => format!("({p})"),
+                        _ => p.to_string(),
+                    })
+                    .collect();
+                write!(f, "{}", shown.join(" "))
+            }
+            Query::Or(parts) => {
+                let shown: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+                write!(f, "{}", shown.join(" OR "))
+            }
+            Query::Not(q) => write!(f, "NOT {q}"),
+        }
+    }
+}
+
+impl TextField {
+    /// The field's name in the query syntax.
+    pub fn name(&self) -> &'static str {
+        match self {
+            TextField::From => "from",
+            TextField::To => "to",
+            TextField::Cc => "cc",
+            TextField::Subject => "subject",
+            TextField::Body => "body",
+            TextField::Folder => "folder",
+            TextField::Thread => "thread",
+            TextField::Id => "id",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message} at position {position}")]
 pub struct QueryError {

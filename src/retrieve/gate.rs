@@ -6,7 +6,7 @@
 //! questions (answerable vs. not), gives a probability-like score in 0..1.
 
 /// The inputs for one candidate.
-#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GateSignals {
     /// Cosine similarity of the best chunk to the question (None without embeddings:
     /// lexical mode, or no model).
@@ -100,18 +100,10 @@ pub fn term_coverage(question_terms: &[String], text: &str) -> f32 {
 
 /// Lowercased words of a question without stop words, for coverage.
 pub fn content_terms(question: &str) -> Vec<String> {
-    const STOP: &[&str] = &[
-        "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "at", "by", "from",
-        "about", "is", "are", "was", "were", "be", "been", "it", "that", "this", "what", "who",
-        "when", "where", "which", "how", "why", "did", "do", "does", "i", "me", "my", "we", "our",
-        "you", "your", "he", "she", "they", "them", "his", "her", "their", "say", "said", "tell",
-        "any", "there", "have", "has", "had", "will", "would", "can", "could", "should", "much",
-        "many", "not", "no", "yes", "send", "sent", "email", "mail", "message",
-    ];
     let mut out: Vec<String> = question
         .split(|c: char| !c.is_alphanumeric() && c != '$' && c != '.')
         .map(|w| w.trim_matches('.').to_lowercase())
-        .filter(|w| w.len() > 1 && !STOP.contains(&w.as_str()))
+        .filter(|w| w.len() > 1 && !crate::lexicon::is_stop_word(w))
         .collect();
     out.dedup();
     out

@@ -378,6 +378,8 @@ impl Store {
             embed_text: attachment_embed_text(msg, &at, &cite_text),
             cite_text,
             attachment: Some(at),
+            origin: None,
+            origin_index: None,
         }))
     }
 

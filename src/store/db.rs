@@ -15,7 +15,7 @@ pub mod attachments;
 mod remove;
 
 /// Bump when a record layout changes; an older store is rebuilt from its sources.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -33,7 +33,7 @@ pub enum StoreError {
         found: u32,
         expected: u32,
     },
-    #[error("another Quoth process has the data directory open ({0} is locked); close it, or wait for it to finish")]
+    #[error("another Quoth process has the data directory open ({0} is locked): close it or wait for it to finish; while `quoth serve` runs, `search`, `ask`, `status` and `stats` go through it")]
     Locked(String),
     #[error("the store at {path} looks damaged ({reason}): run `quoth rebuild` to re-read your mail into a new store")]
     Damaged { path: String, reason: String },

@@ -89,7 +89,7 @@ pub struct Job {
     pub finished_ms: Option<i64>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct JobCounts {
     pub pending: u64,
     pub running: u64,

@@ -31,6 +31,8 @@ pub struct StoredMessage {
     pub segments: Vec<Segment>,
     pub attachments: Vec<AttachmentInfo>,
     pub chunk_count: u32,
+    /// The originals its forwarded or quoted tail carries, with their authors.
+    pub embedded: Vec<crate::mail::embedded::EmbeddedMessage>,
 }
 
 impl StoredMessage {
@@ -97,6 +99,11 @@ pub struct StoredChunk {
     /// Set when the text is a page of an attachment rather than the body; then the
     /// span is in that page's stored text.
     pub attachment: Option<crate::store::ChunkAttachment>,
+    /// Set when the text is a forwarded or quoted original's, not the sender's: who
+    /// wrote it, as its header says.
+    pub origin: Option<crate::mail::embedded::EmbeddedMessage>,
+    /// Its index in the message's `embedded`.
+    pub origin_index: Option<u16>,
 }
 
 /// How a chunk is kept in sled: its span only. Its texts are derived from the message
@@ -107,6 +114,8 @@ pub struct ChunkRecord {
     pub ordinal: u32,
     pub start: u32,
     pub end: u32,
+    /// The index in the message's `embedded` of the original this text is from.
+    pub origin: Option<u16>,
 }
 
 impl StoredChunk {
@@ -117,15 +126,25 @@ impl StoredChunk {
             .get(rec.start as usize..rec.end as usize)
             .unwrap_or("")
             .to_string();
+        let origin = rec
+            .origin
+            .and_then(|i| msg.embedded.get(usize::from(i)))
+            .cloned();
+        let embed_text = match &origin {
+            Some(o) => original_embed_text(o, &msg.subject, msg.date, &cite_text),
+            None => embed_text(&msg.subject, &msg.from, &msg.to, msg.date, &cite_text),
+        };
         Self {
             id: rec.id,
             message: msg.key,
             ordinal: rec.ordinal,
             start: rec.start,
             end: rec.end,
-            embed_text: embed_text(&msg.subject, &msg.from, &msg.to, msg.date, &cite_text),
+            embed_text,
             cite_text,
             attachment: None,
+            origin,
+            origin_index: rec.origin,
         }
     }
 
@@ -135,6 +154,7 @@ impl StoredChunk {
             ordinal: self.ordinal,
             start: self.start,
             end: self.end,
+            origin: self.origin_index,
         }
     }
 }
@@ -157,6 +177,28 @@ pub fn embed_text(
         "Subject: {subject}\nFrom: {}\nTo: {}\nDate: {date}\n\n{cite_text}",
         crate::mail::model::display_list(from),
         crate::mail::model::display_list(to),
+    )
+}
+
+/// The search context of a forwarded or quoted original's text: its own subject,
+/// author and date, so the same original carried by several messages has one embed
+/// text and is embedded once.
+pub fn original_embed_text(
+    origin: &crate::mail::embedded::EmbeddedMessage,
+    outer_subject: &str,
+    outer_date: Option<i64>,
+    cite_text: &str,
+) -> String {
+    let author = Mailbox {
+        name: Some(origin.author.clone()),
+        address: String::new(),
+    };
+    embed_text(
+        origin.subject.as_deref().unwrap_or(outer_subject),
+        std::slice::from_ref(&author),
+        &[],
+        origin.timestamp.or(outer_date),
+        cite_text,
     )
 }
 

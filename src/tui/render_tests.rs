@@ -13,7 +13,7 @@ use crate::engine::{AskOutcome, AttachmentState, Citation, IngestPhase};
 use crate::mail::clean::segment_body;
 use crate::mail::model::{AttachmentInfo, BodyFormat, Mailbox, MessageKey, ThreadId};
 use crate::query::people::AddressBook;
-use crate::query::plan::Plan;
+use crate::query::question::Question;
 use crate::source::SourceLocation;
 use crate::store::{StoredMessage, ThreadSummary};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
@@ -59,6 +59,7 @@ pub(super) fn message(n: u8, from: &str, subject: &str, date: i64, body: &str) -
         segments: segment_body(body),
         attachments: Vec::new(),
         chunk_count: 1,
+        embedded: Vec::new(),
     }
 }
 
@@ -97,6 +98,12 @@ pub(super) fn citation(n: usize, msg: &StoredMessage, quote: &str) -> Citation {
         key: msg.key.to_hex(),
         start: at as u32,
         end: (at + quote.len() + 40).min(msg.body.len()) as u32,
+        source: "text".into(),
+        superseded: false,
+        author: None,
+        author_date: None,
+        passed_on: None,
+        answer_span: None,
     }
 }
 
@@ -105,6 +112,7 @@ pub(super) fn outcome(question: &str, answer: &str, citations: Vec<Citation>) ->
         question: question.into(),
         rewrite: question.into(),
         answer: Some(answer.into()),
+        short_answer: None,
         abstained: false,
         citations,
         retrieved: Vec::new(),
@@ -114,7 +122,8 @@ pub(super) fn outcome(question: &str, answer: &str, citations: Vec<Citation>) ->
         notes: Vec::new(),
         dropped: Vec::new(),
         confidence: 0.9,
-        plan: Plan::make(question, &AddressBook::default(), 0),
+        selector_probability: 0.9,
+        plan: Question::read(question, &AddressBook::default(), 0),
     }
 }
 

@@ -222,11 +222,40 @@ fn list_lines(citations: &[Citation], selected: usize, width: u16, theme: &Theme
         );
         head.truncate(1);
         out.extend(head);
-        // The quote, indented under its header, at most three lines.
-        let quote = wrap(
-            &[Run::new(format!("“{}”", c.quote.trim()), theme.text)],
-            width.saturating_sub(2),
-        );
+        // The quote, indented under its header, at most three lines, with the
+        // short answer inside it highlighted, and who wrote it when it was
+        // forwarded or quoted; a superseded value says so.
+        let mut runs = Vec::new();
+        if c.superseded {
+            runs.push(Run::new("(superseded) ", theme.dim));
+        }
+        if let Some(author) = &c.author {
+            let when = c
+                .author_date
+                .as_deref()
+                .map(|d| format!(", {d}"))
+                .unwrap_or_default();
+            let how = c.passed_on.as_deref().unwrap_or("quoted");
+            runs.push(Run::new(
+                format!("{author}{when}, {how} by {}: ", c.from),
+                theme.dim,
+            ));
+        }
+        let quote_text = c.quote.trim();
+        match c.answer_span.filter(|(a, b)| {
+            a < b
+                && *b <= c.quote.len()
+                && c.quote.is_char_boundary(*a)
+                && c.quote.is_char_boundary(*b)
+        }) {
+            Some((a, b)) => {
+                runs.push(Run::new(format!("“{}", &c.quote[..a]), theme.text));
+                runs.push(Run::new(c.quote[a..b].to_string(), theme.cited));
+                runs.push(Run::new(format!("{}”", &c.quote[b..]), theme.text));
+            }
+            None => runs.push(Run::new(format!("“{quote_text}”"), theme.text)),
+        }
+        let quote = wrap(&runs, width.saturating_sub(2));
         let n = quote.len();
         for (j, line) in quote.lines.into_iter().take(3).enumerate() {
             let mut spans = vec![Span::raw("  ")];

@@ -123,6 +123,9 @@ impl ReaderState {
     }
 }
 
+/// A message whose own text is shorter than this is a note on what it forwards.
+const FORWARD_NOTE_WORDS: usize = 20;
+
 /// The runs of one message: a header, its body by segment, its attachments.
 pub fn message_runs(
     msg: &StoredMessage,
@@ -139,9 +142,22 @@ pub fn message_runs(
         ),
         Run::new(format!("Subject: {}\n\n", msg.subject), theme.dim),
     ];
+    // A forward with a line or two of its own shows what it forwards: that is the
+    // message's content. A cited passage is never folded away.
+    let own_words: usize = msg
+        .segments
+        .iter()
+        .filter(|s| s.kind == SegmentKind::Authored)
+        .map(|s| msg.segment_text(s).split_whitespace().count())
+        .sum();
+    let forward_is_content = own_words < FORWARD_NOTE_WORDS;
     for seg in &msg.segments {
         let text = msg.segment_text(seg);
-        if seg.kind != SegmentKind::Authored && fold {
+        let cited = highlight.is_some_and(|(hs, he)| hs < seg.end && he > seg.start);
+        let shown = seg.kind == SegmentKind::Authored
+            || cited
+            || (seg.kind == SegmentKind::Forwarded && forward_is_content);
+        if !shown && fold {
             let n = text.lines().filter(|l| !l.trim().is_empty()).count();
             if n > 0 {
                 runs.push(Run::new(

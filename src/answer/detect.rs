@@ -1,0 +1,481 @@
+//! What kinds of value a piece of text states, and where: dates and times, sums of
+//! money and other quantities, names of people and organisations, places, phone
+//! numbers, email addresses and codes. General detectors, written once for any
+//! mailbox: they give the evidence selector its answer-type features, cut the short
+//! answer out of a quoted sentence, and let the validator check a claim's numbers
+//! and names against its quote.
+
+use crate::lexicon::{
+    month_number, MONEY_WORDS, NUMBER_WORDS, QUANTITY_UNITS, STOP_WORDS, TIME_WORDS, TITLES,
+};
+use crate::query::question::AnswerKind;
+use std::collections::HashSet;
+use std::ops::Range;
+
+/// A typed value found in a text, as a byte range of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub kind: AnswerKind,
+    pub span: Range<usize>,
+}
+
+/// One word of a text with its byte range, punctuation trimmed.
+#[derive(Debug, Clone)]
+struct Token<'a> {
+    text: &'a str,
+    span: Range<usize>,
+    /// The raw whitespace-separated piece it came from ended a sentence.
+    ends_sentence: bool,
+}
+
+fn tokens(text: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for piece in text.split_inclusive(char::is_whitespace) {
+        let start = pos;
+        pos += piece.len();
+        let raw = piece.trim_end();
+        let lead = raw.len() - raw.trim_start_matches(is_edge_punct).len();
+        let inner = raw.trim_matches(is_edge_punct);
+        if inner.is_empty() {
+            continue;
+        }
+        let s = start + lead;
+        out.push(Token {
+            text: inner,
+            span: s..s + inner.len(),
+            ends_sentence: raw.ends_with(['.', '!', '?', ':']),
+        });
+    }
+    out
+}
+
+fn is_edge_punct(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\''
+            | '('
+            | ')'
+            | '['
+            | ']'
+            | '{'
+            | '}'
+            | ','
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | '.'
+            | '*'
+            | '<'
+            | '>'
+            | '\u{201C}'
+            | '\u{201D}'
+            | '\u{2018}'
+            | '\u{2019}'
+    )
+}
+
+/// Every typed value of `text`. `known_people` holds lowercased name parts of people
+/// the mailbox knows (senders, recipients, people the question names): a capitalised
+/// run holding one is a person.
+pub fn find_all(text: &str, known_people: &HashSet<String>) -> Vec<Found> {
+    let toks = tokens(text);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if let Some((kind, len)) = typed_at(&toks, i) {
+            let span = toks[i].span.start..toks[i + len - 1].span.end;
+            out.push(Found { kind, span });
+            i += len;
+            continue;
+        }
+        i += 1;
+    }
+    out.extend(names(text, &toks, known_people));
+    out.sort_by_key(|f| (f.span.start, f.span.end));
+    out
+}
+
+/// Whether `text` states a value of `kind`.
+pub fn has_kind(found: &[Found], kind: AnswerKind) -> bool {
+    found.iter().any(|f| f.kind == kind)
+}
+
+/// A non-name value starting at token `i`: its kind and token count.
+fn typed_at(toks: &[Token], i: usize) -> Option<(AnswerKind, usize)> {
+    let t = toks[i].text;
+    let lower = t.to_lowercase();
+    let next = toks.get(i + 1).map(|t| t.text.to_lowercase());
+    if t.contains('@') && t.contains('.') && !t.starts_with('@') {
+        return Some((AnswerKind::Email, 1));
+    }
+    if is_phone(t) || (t.starts_with('(') && next.as_deref().is_some_and(is_phone)) {
+        return Some((AnswerKind::Phone, 1));
+    }
+    if is_money_token(t) {
+        let unit = next
+            .as_deref()
+            .is_some_and(|n| matches!(n, "million" | "billion" | "thousand" | "k" | "mm"));
+        return Some((AnswerKind::Money, 1 + usize::from(unit)));
+    }
+    if is_time(&lower)
+        || (is_number(t)
+            && next
+                .as_deref()
+                .is_some_and(|n| n == "am" || n == "pm" || n == "a.m" || n == "p.m"))
+    {
+        let ampm = !is_time(&lower);
+        return Some((AnswerKind::Time, 1 + usize::from(ampm)));
+    }
+    if month_number(&lower).is_some() && (lower.len() > 3 || toks[i].text.len() == 3) {
+        // "March 14", "March 14, 2001", "14 March", "March 2001"; "may" alone is a verb.
+        let mut len = 1;
+        while let Some(n) = toks.get(i + len) {
+            let d = n.text.trim_end_matches(|c: char| c.is_alphabetic());
+            if d.len() <= 4 && !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()) {
+                len += 1;
+            } else {
+                break;
+            }
+            if len == 3 {
+                break;
+            }
+        }
+        if len > 1 || lower != "may" {
+            return Some((AnswerKind::Date, len));
+        }
+    }
+    if is_numeric_date(t) {
+        return Some((AnswerKind::Date, 1));
+    }
+    if TIME_WORDS.contains(&lower.as_str()) && lower.len() > 2 {
+        return Some((AnswerKind::Date, 1));
+    }
+    if is_year(t) {
+        return Some((AnswerKind::Date, 1));
+    }
+    if t.ends_with('%') && is_number(t.trim_end_matches('%')) {
+        return Some((AnswerKind::Quantity, 1));
+    }
+    if is_code(t) {
+        return Some((AnswerKind::Code, 1));
+    }
+    if is_number(t) || NUMBER_WORDS.contains(&lower.as_str()) {
+        let unit = next.as_deref().filter(|n| {
+            QUANTITY_UNITS.contains(n) || MONEY_WORDS.contains(n) || *n == "percent" || *n == "%"
+        });
+        if let Some(u) = unit {
+            let kind = if MONEY_WORDS.contains(&u) {
+                AnswerKind::Money
+            } else {
+                AnswerKind::Quantity
+            };
+            return Some((kind, 2));
+        }
+        // A bare figure with separators (1,250 / 2.5) is a quantity; a bare 78028
+        // may be a zip code or a flight.
+        if t.contains([',', '.']) && t.chars().any(|c| c.is_ascii_digit()) || t.len() <= 3 {
+            return Some((AnswerKind::Quantity, 1));
+        }
+    }
+    None
+}
+
+/// Capitalised runs past a sentence's start: people (known name parts, or a title
+/// before them), organisations (a company suffix), and places after "in", "at", "to".
+fn names(text: &str, toks: &[Token], known_people: &HashSet<String>) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut sentence_start = true;
+    while i < toks.len() {
+        let start_ok = !sentence_start || known_people.contains(&toks[i].text.to_lowercase());
+        if start_ok && is_capitalised(toks[i].text) && !is_common(toks[i].text) {
+            let mut j = i + 1;
+            while j < toks.len()
+                && !toks[j - 1].ends_sentence
+                && (is_capitalised(toks[j].text) || is_initial(toks[j].text))
+                && j - i < 5
+            {
+                j += 1;
+            }
+            let run: Vec<&str> = toks[i..j].iter().map(|t| t.text).collect();
+            let lower_run: Vec<String> = run.iter().map(|w| w.to_lowercase()).collect();
+            let prev = i
+                .checked_sub(1)
+                .map(|p| toks[p].text.to_lowercase())
+                .unwrap_or_default();
+            let kind = if lower_run
+                .last()
+                .is_some_and(|w| ORG_SUFFIXES.contains(&w.trim_end_matches('.')))
+            {
+                AnswerKind::Organization
+            } else if lower_run.iter().any(|w| known_people.contains(w))
+                || TITLES.contains(&prev.trim_end_matches('.'))
+            {
+                AnswerKind::Person
+            } else if matches!(prev.as_str(), "in" | "at" | "to" | "from" | "near")
+                && run.len() <= 3
+            {
+                AnswerKind::Place
+            } else if run.len() >= 2 {
+                AnswerKind::Person
+            } else {
+                AnswerKind::Organization
+            };
+            let span = toks[i].span.start..toks[j - 1].span.end;
+            if text.get(span.clone()).is_some() {
+                out.push(Found { kind, span });
+            }
+            sentence_start = toks[j - 1].ends_sentence;
+            i = j;
+            continue;
+        }
+        sentence_start = toks[i].ends_sentence;
+        i += 1;
+    }
+    out
+}
+
+/// Words that end an organisation's name.
+const ORG_SUFFIXES: &[&str] = &[
+    "inc",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "llc",
+    "llp",
+    "ltd",
+    "lp",
+    "plc",
+    "group",
+    "bank",
+    "partners",
+    "associates",
+    "university",
+    "institute",
+    "association",
+    "agency",
+    "commission",
+    "department",
+    "council",
+    "services",
+    "holdings",
+    "trust",
+    "foundation",
+];
+
+fn is_capitalised(w: &str) -> bool {
+    let mut chars = w.chars();
+    chars.next().is_some_and(char::is_uppercase)
+        && w.chars().any(char::is_lowercase)
+        && w.chars()
+            .all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '.')
+}
+
+fn is_initial(w: &str) -> bool {
+    let b = w.as_bytes();
+    (b.len() == 1 || (b.len() == 2 && b[1] == b'.')) && b[0].is_ascii_uppercase()
+}
+
+fn is_common(w: &str) -> bool {
+    let lower = w.to_lowercase();
+    STOP_WORDS.contains(&lower.as_str())
+        || month_number(&lower).is_some()
+        || TIME_WORDS.contains(&lower.as_str())
+        || lower == "i"
+}
+
+fn is_number(t: &str) -> bool {
+    let t = t.trim_start_matches(['+', '-']);
+    !t.is_empty()
+        && t.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+}
+
+fn is_money_token(t: &str) -> bool {
+    let body = t
+        .strip_prefix(['$', '€', '£'])
+        .or_else(|| t.strip_prefix("US$"));
+    match body {
+        Some(b) => {
+            let b = b.trim_end_matches(['k', 'K', 'm', 'M']);
+            let first = b.split(['-', '/']).next().unwrap_or("");
+            is_number(first)
+        }
+        None => false,
+    }
+}
+
+fn is_phone(t: &str) -> bool {
+    let digits = t.chars().filter(char::is_ascii_digit).count();
+    let shaped = t
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '-' | '.' | '(' | ')' | '+' | ' '));
+    let groups = t.split(['-', '.', ')']).filter(|g| !g.is_empty()).count();
+    shaped && (10..=13).contains(&digits) && groups >= 3
+        || shaped && digits == 7 && groups == 2 && t.contains('-')
+}
+
+fn is_time(lower: &str) -> bool {
+    let core = lower
+        .trim_end_matches("am")
+        .trim_end_matches("pm")
+        .trim_end_matches("a.m")
+        .trim_end_matches("p.m");
+    match core.split_once(':') {
+        Some((h, m)) => {
+            !h.is_empty()
+                && h.len() <= 2
+                && m.len() == 2
+                && h.chars().all(|c| c.is_ascii_digit())
+                && m.chars().all(|c| c.is_ascii_digit())
+        }
+        None => {
+            core.len() < lower.len() && !core.is_empty() && core.chars().all(|c| c.is_ascii_digit())
+        }
+    }
+}
+
+fn is_numeric_date(w: &str) -> bool {
+    let parts: Vec<&str> = w.split(['/', '-']).collect();
+    (parts.len() == 2 || parts.len() == 3)
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 4 && p.chars().all(|c| c.is_ascii_digit()))
+        && parts.iter().filter(|p| p.len() == 4).count() <= 1
+}
+
+fn is_year(w: &str) -> bool {
+    w.len() == 4
+        && w.chars().all(|c| c.is_ascii_digit())
+        && (w.starts_with("19") || w.starts_with("20"))
+}
+
+/// A code of letters and digits ("EB49C1", "N5733", "#2", "4C").
+fn is_code(w: &str) -> bool {
+    let bare = w.trim_start_matches('#');
+    if w.starts_with('#') && !bare.is_empty() && bare.chars().all(|c| c.is_alphanumeric()) {
+        return true;
+    }
+    bare.len() >= 2
+        && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && bare.chars().any(|c| c.is_ascii_digit())
+        && bare.chars().any(|c| c.is_ascii_uppercase())
+}
+
+/// Numbers in the text, normalised (thousands separators and a leading `$` removed),
+/// for comparing a claim with its quote.
+pub fn numbers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let inner_sep = (c == ',' || c == '.')
+            && !cur.is_empty()
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+        if c.is_ascii_digit() {
+            cur.push(c);
+        } else if inner_sep {
+            if c == '.' {
+                cur.push('.');
+            }
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Capitalised words that are not at the start of a sentence: likely names of people,
+/// places and companies.
+pub fn proper_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut sentence_start = true;
+    for raw in text.split_whitespace() {
+        let w = raw.trim_matches(|c: char| !c.is_alphanumeric());
+        let capital = w.chars().next().is_some_and(|c| c.is_uppercase())
+            && w.chars().skip(1).any(|c| c.is_lowercase());
+        if capital && !sentence_start && w.len() > 1 {
+            out.push(w.to_string());
+        }
+        sentence_start = raw.ends_with(['.', '!', '?', ':']);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(AnswerKind, String)> {
+        let known: HashSet<String> = ["dana"].iter().map(|s| s.to_string()).collect();
+        find_all(text, &known)
+            .into_iter()
+            .map(|f| (f.kind, text[f.span].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn dates_times_and_money() {
+        let k = kinds("The review moved to Thursday, March 21 at 10:30am and costs $2,500.");
+        assert!(k.contains(&(AnswerKind::Date, "Thursday".into())), "{k:?}");
+        assert!(k.contains(&(AnswerKind::Date, "March 21".into())), "{k:?}");
+        assert!(k.contains(&(AnswerKind::Time, "10:30am".into())), "{k:?}");
+        assert!(k.contains(&(AnswerKind::Money, "$2,500".into())), "{k:?}");
+        let k = kinds("We shipped 5,000 MMBtu and 3 units, up 15%, due 3/14/01.");
+        assert!(
+            k.contains(&(AnswerKind::Quantity, "5,000 MMBtu".into())),
+            "{k:?}"
+        );
+        assert!(k.contains(&(AnswerKind::Quantity, "15%".into())), "{k:?}");
+        assert!(k.contains(&(AnswerKind::Date, "3/14/01".into())), "{k:?}");
+        // "may" the verb is no date.
+        assert!(!kinds("You may call me.")
+            .iter()
+            .any(|(k, _)| *k == AnswerKind::Date));
+    }
+
+    #[test]
+    fn contacts_and_codes() {
+        let k = kinds("Call Dana at 713-853-1234 or write dana.r@example.com about room EB49C1.");
+        assert!(
+            k.contains(&(AnswerKind::Phone, "713-853-1234".into())),
+            "{k:?}"
+        );
+        assert!(
+            k.contains(&(AnswerKind::Email, "dana.r@example.com".into())),
+            "{k:?}"
+        );
+        assert!(k.contains(&(AnswerKind::Code, "EB49C1".into())), "{k:?}");
+        assert!(k.contains(&(AnswerKind::Person, "Dana".into())), "{k:?}");
+    }
+
+    #[test]
+    fn names_people_organisations_and_places() {
+        let k = kinds("We met with Maria Lopez of Acme Holdings in Denver last week.");
+        assert!(
+            k.contains(&(AnswerKind::Person, "Maria Lopez".into())),
+            "{k:?}"
+        );
+        assert!(
+            k.contains(&(AnswerKind::Organization, "Acme Holdings".into())),
+            "{k:?}"
+        );
+        assert!(k.contains(&(AnswerKind::Place, "Denver".into())), "{k:?}");
+    }
+
+    #[test]
+    fn normalises_numbers_and_finds_names() {
+        assert_eq!(numbers("$1,250.50 for 3 units"), vec!["1250.50", "3"]);
+        assert_eq!(
+            proper_names("Ask Sally Beck in Houston."),
+            vec!["Sally", "Beck", "Houston"]
+        );
+    }
+}

@@ -1,0 +1,81 @@
+//! `quoth bench fusion`: chooses hybrid retrieval's weights on data. For each
+//! setting of a small grid (the lexical and semantic weights of rank fusion, the
+//! share a thread sibling enters with), every question of the given sets is searched
+//! as `ask` searches it, and the rank of its first gold message is scored: recall@5,
+//! recall at the evidence depth, and MRR. Run it on the dev split only.
+
+use super::output::print_json;
+use anyhow::{Context, Result};
+use quoth::engine::{parse_eval_items, Engine, EngineConfig, FusionWeights};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// Messages `ask` takes into its evidence pack.
+const DEPTH: usize = 12;
+
+pub fn run(store: &Path, questions: &[PathBuf], json_out: bool) -> Result<i32> {
+    let mut engine = Engine::open(store).with_context(|| format!("opening {}", store.display()))?;
+    let mut items = Vec::new();
+    for q in questions {
+        let text =
+            std::fs::read_to_string(q).with_context(|| format!("reading {}", q.display()))?;
+        items.extend(parse_eval_items(&text).map_err(|e| anyhow::anyhow!("{e}"))?);
+    }
+    // Answerable, standalone questions: a follow-up's retrieval depends on its turn.
+    let items: Vec<_> = items
+        .into_iter()
+        .filter(|i| i.answerable() && i.turns.is_empty() && i.question.is_some())
+        .collect();
+    let bare = |s: &str| s.trim().trim_matches(['<', '>']).to_string();
+    let mut rows = Vec::new();
+    for lexical in [0.5f32, 1.0, 1.5, 2.0] {
+        for semantic in [0.5f32, 1.0] {
+            for thread_sibling in [0.0f32, 0.3, 0.6] {
+                let fusion = FusionWeights {
+                    lexical,
+                    semantic,
+                    thread_sibling,
+                };
+                engine.set_config(EngineConfig {
+                    fusion,
+                    ..EngineConfig::default()
+                });
+                let (mut at5, mut at_depth, mut rr) = (0usize, 0usize, 0.0f64);
+                for item in &items {
+                    let q = item.question.as_deref().unwrap_or("");
+                    let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare(g)).collect();
+                    let r = engine.question_retrieval(q, DEPTH)?;
+                    let rank = r.hits.iter().position(|h| {
+                        h.hit
+                            .message_id
+                            .as_deref()
+                            .is_some_and(|m| gold.contains(&bare(m)))
+                    });
+                    if let Some(p) = rank {
+                        at5 += usize::from(p < 5);
+                        at_depth += 1;
+                        rr += 1.0 / (p as f64 + 1.0);
+                    }
+                }
+                let n = items.len().max(1) as f64;
+                rows.push(json!({
+                    "lexical": lexical, "semantic": semantic, "thread_sibling": thread_sibling,
+                    "recall_at_5": at5 as f64 / n, "recall_at_depth": at_depth as f64 / n,
+                    "mrr": rr / n,
+                }));
+                if !json_out {
+                    outln!(
+                        "lexical {lexical:.1} semantic {semantic:.1} sibling {thread_sibling:.1}: recall@5 {:.3} recall@{DEPTH} {:.3} MRR {:.3}",
+                        at5 as f64 / n,
+                        at_depth as f64 / n,
+                        rr / n
+                    );
+                }
+            }
+        }
+    }
+    if json_out {
+        print_json(&json!({"questions": items.len(), "depth": DEPTH, "grid": rows}))?;
+    }
+    Ok(0)
+}

@@ -1,0 +1,195 @@
+//! `quoth bench selector`: dumps the evidence selector's training data. Every item of
+//! a question set is asked as `quoth eval` asks it, and every candidate the selector
+//! would score on each try (every sentence and header fact of each evidence pack) is
+//! written with its feature vector and its label: does it answer (a gold message, and
+//! one of the item's answers in it)? `models/selector/train.py` reads the dumps.
+
+use super::output::print_json;
+use anyhow::{Context, Result};
+use quoth::answer::conversation::Conversation;
+use quoth::answer::extract::ExtractiveAnswerer;
+use quoth::answer::normalize::normalize;
+use quoth::answer::select::features::FEATURE_NAMES;
+use quoth::answer::{AnswerError, AnswerRequest, Answerer, Draft};
+use quoth::engine::{parse_eval_items, AskOptions, Engine, EvalItem};
+use serde_json::json;
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::Path;
+
+pub struct DumpArgs<'a> {
+    pub store: &'a Path,
+    pub questions: &'a Path,
+    /// A name for the question set (kept in the dump).
+    pub set: &'a str,
+    /// train, dev or test.
+    pub split: &'a str,
+    pub out: &'a Path,
+}
+
+/// One candidate as dumped.
+struct Row {
+    x: Vec<f32>,
+    message_id: Option<String>,
+    text: String,
+    kind: String,
+}
+
+/// An answerer that records what the selector would see and answers nothing, so
+/// every try of the question (the thread, the mailbox, a wider search) is recorded.
+#[derive(Default)]
+struct Recorder {
+    rows: RefCell<Vec<Row>>,
+    /// The standalone question the selector saw (a follow-up rewritten).
+    question: RefCell<String>,
+}
+
+impl Answerer for Recorder {
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+
+    fn answer(
+        &self,
+        request: &AnswerRequest<'_>,
+        _on_delta: &mut dyn FnMut(&str),
+    ) -> Result<Draft, AnswerError> {
+        let f = ExtractiveAnswerer.featurize(request);
+        *self.question.borrow_mut() = request.question.question.clone();
+        let mut rows = self.rows.borrow_mut();
+        for (c, x) in f.candidates.iter().zip(f.features) {
+            let item = &request.pack.items[c.item];
+            rows.push(Row {
+                x,
+                message_id: item.message_id.clone(),
+                text: c.text.clone(),
+                kind: format!("{:?}", c.kind),
+            });
+        }
+        Ok(Draft::NoAnswer("recording".into()))
+    }
+}
+
+fn bare(id: &str) -> String {
+    id.trim().trim_matches(['<', '>']).to_string()
+}
+
+/// Whether a candidate's text holds one of the answers (or, for a long answer such
+/// as a whole sentence, lies inside it). A participant (`Name <address>`) answers
+/// when its name or its address does: a list of recipients names each of them.
+fn answers(text: &str, kind: &str, answer_any: &[String]) -> bool {
+    let t = normalize(text);
+    let parts: Vec<String> = if kind.starts_with("Participant") {
+        text.split(['<', '>'])
+            .map(normalize)
+            .filter(|p| p.len() >= 4)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    answer_any.iter().any(|a| {
+        let a = normalize(a);
+        !a.is_empty()
+            && (t.contains(&a)
+                || (a.len() >= 40 && t.len() >= 20 && a.contains(&t))
+                || parts.iter().any(|p| a.contains(p.as_str())))
+    })
+}
+
+pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
+    let engine =
+        Engine::open(args.store).with_context(|| format!("opening {}", args.store.display()))?;
+    let text = std::fs::read_to_string(args.questions)
+        .with_context(|| format!("reading {}", args.questions.display()))?;
+    let items: Vec<EvalItem> = parse_eval_items(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(args.out)
+            .with_context(|| format!("creating {}", args.out.display()))?,
+    );
+    let (mut rows_total, mut positives, mut with_positive) = (0usize, 0usize, 0usize);
+    for (i, item) in items.iter().enumerate() {
+        let recorder = Recorder::default();
+        let mut opts = AskOptions::default();
+        if let Some(id) = &item.thread_of {
+            let msg = engine.find_message(id)?;
+            opts.thread = engine.thread_of(&msg.key)?.map(|t| t.to_hex());
+            opts.widen = false;
+        }
+        let mut conversation = Conversation::default();
+        let turns: Vec<String> = if item.turns.is_empty() {
+            item.question.iter().cloned().collect()
+        } else {
+            item.turns.clone()
+        };
+        for (t, q) in turns.iter().enumerate() {
+            if t + 1 < turns.len() {
+                // Earlier turns are answered for real, so the last one is read in
+                // its conversation.
+                engine.ask(
+                    q,
+                    &mut conversation,
+                    &ExtractiveAnswerer,
+                    &opts,
+                    &mut |_| {},
+                )?;
+            } else {
+                engine.ask(q, &mut conversation, &recorder, &opts, &mut |_| {})?;
+            }
+        }
+        let standalone = recorder.question.borrow().clone();
+        let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare(g)).collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut cands = Vec::new();
+        let mut any_positive = false;
+        for row in recorder.rows.into_inner() {
+            let mid = row.message_id.as_deref().map(bare).unwrap_or_default();
+            if !seen.insert((mid.clone(), row.text.clone())) {
+                continue;
+            }
+            let gold_message = gold.contains(&mid);
+            let label = item.answerable()
+                && gold_message
+                && answers(&row.text, &row.kind, &item.answer_any);
+            any_positive |= label;
+            positives += usize::from(label);
+            cands.push(json!({
+                "x": row.x,
+                "label": u8::from(label),
+                "gold_message": u8::from(gold_message),
+                "kind": row.kind,
+                "text": row.text,
+            }));
+        }
+        rows_total += cands.len();
+        with_positive += usize::from(any_positive);
+        let mut line = json!({
+            "id": item.id,
+            "question": standalone,
+            "set": args.set,
+            "split": args.split,
+            "kind": item.kind,
+            "answerable": item.answerable(),
+            "has_positive": any_positive,
+            "candidates": cands,
+        });
+        if i == 0 {
+            line["features"] = json!(FEATURE_NAMES);
+        }
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    let summary = json!({
+        "items": items.len(),
+        "answerable": items.iter().filter(|i| i.answerable()).count(),
+        "answerable_with_a_positive_candidate": with_positive,
+        "candidates": rows_total,
+        "positive": positives,
+        "out": args.out.display().to_string(),
+    });
+    if json_out {
+        print_json(&summary)?;
+    } else {
+        outln!("{summary}");
+    }
+    Ok(0)
+}

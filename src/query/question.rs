@@ -1,0 +1,678 @@
+//! A question read once: what it asks for, what it names, and where to look. The
+//! typed [`Question`] travels through the whole answer: retrieval searches with the
+//! query it builds (no string to parse again), and the evidence selector reads its
+//! answer types, focus, slots and cues as features.
+//!
+//! Everything here is deterministic and explainable: `quoth ask --json` shows the
+//! reading as `plan`.
+
+use super::natural_date::{find_date, DateMention};
+use super::people::{AddressBook, PersonMention};
+use super::syntax::{Query, TextField};
+use crate::answer::terms::{content_words, stem};
+use crate::lexicon::{
+    focus_type, has_phrase, FocusType, ADDRESS_CUES, ATTACHMENT_WORDS, FOCUS_PHRASE_ENDS,
+    FOLDER_PHRASES, MONEY_QUESTION_WORDS, NOT_FOCUS_NOUNS, RECIPIENT_CUES, REQUEST_CUES,
+    SENDER_CUES, SUBJECT_CUES, TITLES,
+};
+use serde::Serialize;
+
+/// What kind of answer the question wants, from its question word.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionType {
+    Who,
+    When,
+    HowMuch,
+    Where,
+    YesNo,
+    List,
+    #[default]
+    What,
+}
+
+impl QuestionType {
+    /// The type from the question's first question word: "how much/many" asks for
+    /// an amount, "who/when/where" for a person, a date, a place; a question that
+    /// opens with an auxiliary ("did", "is") is yes or no; "which" or "what" with a
+    /// plural noun, or "list", asks for several things.
+    pub fn of(question: &str) -> Self {
+        let words = words(question);
+        let Some(first) = words.first() else {
+            return Self::What;
+        };
+        if starts_with_list(&words) {
+            return Self::List;
+        }
+        let wh = words.iter().position(|w| {
+            matches!(
+                w.as_str(),
+                "who" | "whom" | "whose" | "when" | "where" | "what" | "which" | "how"
+            )
+        });
+        match wh.map(|i| (i, words[i].as_str())) {
+            Some((i, "how")) => match words.get(i + 1).map(String::as_str) {
+                Some("much" | "many" | "big" | "large" | "long" | "far" | "often") => {
+                    if words.get(i + 1).is_some_and(|w| w == "long")
+                        && words.iter().any(|w| w == "until" || w == "ago")
+                    {
+                        Self::When
+                    } else {
+                        Self::HowMuch
+                    }
+                }
+                _ => Self::What,
+            },
+            Some((_, "who" | "whom" | "whose")) => Self::Who,
+            Some((_, "when")) => Self::When,
+            Some((_, "where")) => Self::Where,
+            Some((i, "what" | "which")) => {
+                let focus = focus_words(&words, i);
+                match focus.last().map(String::as_str) {
+                    Some(head) if is_plural_noun(head) && focus.len() <= 3 => Self::List,
+                    _ => Self::What,
+                }
+            }
+            _ if is_auxiliary(first) => Self::YesNo,
+            _ => Self::What,
+        }
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Who => "who",
+            Self::When => "when",
+            Self::HowMuch => "how_much",
+            Self::Where => "where",
+            Self::YesNo => "yes_no",
+            Self::List => "list",
+            Self::What => "what",
+        }
+    }
+}
+
+/// Kinds of value an answer may state; a question expects some of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerKind {
+    Person,
+    Organization,
+    Date,
+    Time,
+    Money,
+    Quantity,
+    Place,
+    Phone,
+    Email,
+    Code,
+}
+
+impl AnswerKind {
+    pub const ALL: [AnswerKind; 10] = [
+        AnswerKind::Person,
+        AnswerKind::Organization,
+        AnswerKind::Date,
+        AnswerKind::Time,
+        AnswerKind::Money,
+        AnswerKind::Quantity,
+        AnswerKind::Place,
+        AnswerKind::Phone,
+        AnswerKind::Email,
+        AnswerKind::Code,
+    ];
+
+    pub fn index(self) -> usize {
+        Self::ALL.iter().position(|k| *k == self).unwrap_or(0)
+    }
+}
+
+/// A specific thing the question names: a number, a code ("#1", "N5733") or a name.
+/// The answer must be about it: a sentence that gives another of its kind instead
+/// ("#2" for "#1") contradicts it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Slot {
+    pub text: String,
+    pub kind: SlotKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlotKind {
+    Number,
+    Code,
+    Name,
+}
+
+/// What the question asks about the message itself, by its words.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Cues {
+    pub sender: bool,
+    pub recipient: bool,
+    pub address: bool,
+    pub subject: bool,
+    pub attachment: bool,
+    pub request: bool,
+    /// Asks about money ("pay", "cost", "price"), not any amount.
+    pub money: bool,
+}
+
+/// A folder the question restricts itself to.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FolderMention {
+    pub phrase: String,
+    pub folder: String,
+}
+
+/// A question, read.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Question {
+    /// The standalone question (a follow-up already rewritten).
+    pub question: String,
+    pub qtype: QuestionType,
+    /// The words to search for, with dates, folders and question words taken out.
+    pub text: String,
+    pub people: Vec<PersonMention>,
+    pub date: Option<DateMention>,
+    /// The question is about an attachment ("the attached file", "the PDF").
+    pub attachment: bool,
+    pub folder: Option<FolderMention>,
+    /// The phrase after "what"/"which", as stems, its head last ("which hotel" →
+    /// hotel).
+    pub focus: Vec<String>,
+    /// The kinds of value that would answer it.
+    pub expects: Vec<AnswerKind>,
+    pub slots: Vec<Slot>,
+    pub cues: Cues,
+    /// The stems of its content words, in order.
+    pub stems: Vec<String>,
+}
+
+/// Date confidence at or above which the date becomes a filter rather than a hint.
+/// A month without its year (the latest one) is enough: the search falls back to the
+/// whole mailbox when the month holds no answer.
+pub const DATE_FILTER_CONFIDENCE: f32 = 0.7;
+
+/// Person confidence at or above which a correspondent becomes a filter.
+pub const PERSON_FILTER_CONFIDENCE: f32 = 0.85;
+
+impl Question {
+    /// Reads a standalone question against the mailbox's address book, with relative
+    /// dates measured from `now`.
+    pub fn read(question: &str, book: &AddressBook, now: i64) -> Question {
+        let question = question.trim();
+        let qtype = QuestionType::of(question);
+        let lower = question.to_lowercase();
+        let ws = words(question);
+        let people = book.mentions(question);
+        let date = find_date(question, now);
+        let attachment = ws.iter().any(|w| ATTACHMENT_WORDS.contains(&w.as_str()));
+        let folder = folder_of(&lower);
+        let focus_words = ws
+            .iter()
+            .position(|w| w == "what" || w == "which")
+            .map(|i| focus_words(&ws, i))
+            .unwrap_or_default();
+        let cues = Cues {
+            sender: ws.iter().any(|w| SENDER_CUES.contains(&w.as_str())),
+            recipient: ws.iter().any(|w| RECIPIENT_CUES.contains(&w.as_str())),
+            address: ws.iter().any(|w| ADDRESS_CUES.contains(&w.as_str()))
+                && (lower.contains("address") || lower.contains("contact")),
+            subject: ws.iter().any(|w| SUBJECT_CUES.contains(&w.as_str())),
+            attachment,
+            request: has_phrase(&lower, REQUEST_CUES)
+                || ws.iter().any(|w| w.starts_with("request")),
+            money: ws
+                .iter()
+                .any(|w| MONEY_QUESTION_WORDS.contains(&w.as_str())),
+        };
+        let focus_kind = focus_words.last().and_then(|h| focus_type(h));
+        let expects = expected_kinds(qtype, focus_kind, &cues, &lower);
+        let mut skip: Vec<String> = Vec::new();
+        if let Some(d) = &date {
+            skip.extend(d.phrase.split_whitespace().map(str::to_string));
+        }
+        if let Some(f) = &folder {
+            skip.extend(content_words(&f.phrase));
+        }
+        let text: Vec<String> = content_words(question)
+            .into_iter()
+            .filter(|w| !skip.contains(w))
+            .collect();
+        Question {
+            question: question.to_string(),
+            qtype,
+            stems: text.iter().map(|w| stem(w)).collect(),
+            text: text.join(" "),
+            people,
+            date,
+            attachment,
+            folder,
+            focus: focus_words.iter().map(|w| stem(w)).collect(),
+            expects,
+            slots: slots(question),
+            cues,
+        }
+    }
+
+    /// The search for this question as a query: its words (OR-ed by retrieval's
+    /// relaxed pass), and, `with_filters`, the features sure enough to restrict the
+    /// search (a folder, an explicit date, a correspondent named in full). Softer
+    /// features go to retrieval as hints. No string is built and parsed again.
+    pub fn search_query(&self, with_filters: bool, threads: &[String]) -> Query {
+        let mut parts: Vec<Query> = self
+            .text
+            .split_whitespace()
+            .map(|w| w.trim_matches('$'))
+            .filter(|w| !w.is_empty())
+            .map(|w| Query::Term(w.to_string()))
+            .collect();
+        if parts.is_empty() {
+            parts.extend(content_words(&self.question).into_iter().map(Query::Term));
+        }
+        match threads {
+            [] => {}
+            [one] => parts.push(Query::Field(TextField::Thread, one.clone())),
+            many => parts.push(Query::Or(
+                many.iter()
+                    .map(|t| Query::Field(TextField::Thread, t.clone()))
+                    .collect(),
+            )),
+        }
+        if with_filters {
+            if let Some(f) = &self.folder {
+                parts.push(Query::Field(TextField::Folder, f.folder.clone()));
+            }
+            for p in self.filter_people() {
+                let any: Vec<Query> = p
+                    .match_terms
+                    .iter()
+                    .filter(|t| t.contains('@') && !t.contains(char::is_whitespace))
+                    .flat_map(|a| {
+                        [TextField::From, TextField::To, TextField::Cc]
+                            .map(|f| Query::Field(f, a.clone()))
+                    })
+                    .collect();
+                if !any.is_empty() {
+                    parts.push(Query::Or(any));
+                }
+            }
+            if let Some(d) = self
+                .date
+                .as_ref()
+                .filter(|d| d.confidence >= DATE_FILTER_CONFIDENCE)
+            {
+                let (start, end) = d.range;
+                parts.push(Query::Date { start, end });
+            }
+        }
+        match parts.len() {
+            1 => parts.remove(0),
+            _ => Query::And(parts),
+        }
+    }
+
+    /// People the question names in full as the sender or a recipient ("did I ask
+    /// Kipp Flores", "what did Sally Beck write"): the search keeps to their mail
+    /// first. Someone only talked about ("when do Liz and Jose Luis come") is not one.
+    pub fn filter_people(&self) -> impl Iterator<Item = &PersonMention> {
+        self.people.iter().filter(|p| {
+            p.correspondent && p.mention.contains(' ') && p.confidence >= PERSON_FILTER_CONFIDENCE
+        })
+    }
+
+    /// Whether a date or person read wrongly may have kept the answer out of the
+    /// search (as a filter or by favouring other mail), so that a wider search
+    /// without them is worth a try.
+    pub fn filters_may_hide(&self) -> bool {
+        self.date.is_some() || self.filter_people().next().is_some()
+    }
+
+    /// Names and addresses of the people asked about, for the people heuristic.
+    pub fn people_terms(&self) -> Vec<String> {
+        self.people
+            .iter()
+            .flat_map(|p| p.match_terms.iter().cloned())
+            .collect()
+    }
+
+    pub fn expects(&self, kind: AnswerKind) -> bool {
+        self.expects.contains(&kind)
+    }
+
+    /// Words that only scope the search (the folder's name, the date's words): an
+    /// answer need not mention them.
+    pub fn scope_words(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(f) = &self.folder {
+            out.extend(content_words(&f.folder));
+            out.push("folder".into());
+        }
+        if let Some(d) = &self.date {
+            out.extend(content_words(&d.phrase));
+        }
+        out
+    }
+}
+
+/// The kinds of value that answer a question of this type, focus and cues.
+fn expected_kinds(
+    qtype: QuestionType,
+    focus: Option<FocusType>,
+    cues: &Cues,
+    lower: &str,
+) -> Vec<AnswerKind> {
+    use AnswerKind::*;
+    let mut out = match focus {
+        Some(FocusType::Money) => vec![Money],
+        Some(FocusType::Quantity) => vec![Quantity, Money],
+        Some(FocusType::Date) => vec![Date],
+        Some(FocusType::Time) => vec![Time, Date],
+        Some(FocusType::Place) => vec![Place, Organization, Code],
+        Some(FocusType::Phone) => vec![Phone],
+        Some(FocusType::Organization) => vec![Organization, Person],
+        Some(FocusType::Person) => vec![Person],
+        None => match qtype {
+            QuestionType::Who => vec![Person, Organization],
+            QuestionType::When => vec![Date, Time],
+            QuestionType::Where => vec![Place, Organization, Code],
+            QuestionType::HowMuch if cues.money => vec![Money],
+            QuestionType::HowMuch => vec![Quantity, Money],
+            _ => Vec::new(),
+        },
+    };
+    if cues.address && lower.contains("email") {
+        out.insert(0, Email);
+    }
+    if lower.contains("phone") || lower.contains("number to call") {
+        out.insert(0, Phone);
+    }
+    out.dedup();
+    out
+}
+
+/// The numbers, codes and names a question gives.
+fn slots(question: &str) -> Vec<Slot> {
+    let mut out: Vec<Slot> = Vec::new();
+    let mut push = |text: String, kind: SlotKind| {
+        if !out.iter().any(|s| s.text.eq_ignore_ascii_case(&text)) {
+            out.push(Slot { text, kind });
+        }
+    };
+    let mut sentence_start = true;
+    for raw in question.split_whitespace() {
+        let w = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '#');
+        let bare = w.trim_start_matches('#');
+        let digits = bare.chars().any(|c| c.is_ascii_digit());
+        let letters = bare.chars().any(|c| c.is_alphabetic());
+        if w.starts_with('#') && !bare.is_empty() || digits && letters {
+            push(w.to_string(), SlotKind::Code);
+        } else if digits
+            && bare
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+        {
+            // A year or a day of a date is the date's, not a slot.
+            if bare.len() != 4 && bare.len() > 1 {
+                push(bare.to_string(), SlotKind::Number);
+            }
+        } else if !sentence_start
+            && w.chars().next().is_some_and(char::is_uppercase)
+            && w.chars().skip(1).any(char::is_lowercase)
+            && !TITLES.contains(&w.to_lowercase().as_str())
+            && !crate::lexicon::is_stop_word(&w.to_lowercase())
+            && crate::lexicon::month_number(&w.to_lowercase()).is_none()
+        {
+            push(w.to_string(), SlotKind::Name);
+        }
+        sentence_start = raw.ends_with(['.', '?', '!', ':']);
+    }
+    out
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.trim_matches('\'').to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The focus phrase after the question word at `at`: "what was the winning bid" →
+/// [winning, bid]; a possessor is not the focus ("Matt's final score" → final score).
+fn focus_words(words: &[String], at: usize) -> Vec<String> {
+    let mut i = at + 1;
+    if words
+        .get(i)
+        .is_some_and(|w| ["was", "is", "are", "were", "s"].contains(&w.as_str()))
+    {
+        i += 1;
+    }
+    while words.get(i).is_some_and(|w| {
+        [
+            "the", "a", "an", "kind", "type", "sort", "name", "names", "of", "exact",
+        ]
+        .contains(&w.as_str())
+    }) {
+        i += 1;
+    }
+    // "what did X do": no focus noun ("what was the bid" has one).
+    if words
+        .get(at + 1)
+        .is_some_and(|w| is_auxiliary(w) && !matches!(w.as_str(), "is" | "was" | "are" | "were"))
+    {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    while let Some(w) = words.get(i) {
+        if FOCUS_PHRASE_ENDS.contains(&w.as_str()) || out.len() == 3 {
+            break;
+        }
+        if let Some(base) = w.strip_suffix("'s") {
+            let _ = base;
+            out.clear();
+            i += 1;
+            continue;
+        }
+        if !crate::lexicon::is_stop_word(w) {
+            out.push(w.clone());
+        }
+        i += 1;
+    }
+    if out
+        .first()
+        .is_some_and(|w| NOT_FOCUS_NOUNS.contains(&w.as_str()))
+    {
+        return Vec::new();
+    }
+    out
+}
+
+fn is_auxiliary(w: &str) -> bool {
+    matches!(
+        w,
+        "is" | "am"
+            | "are"
+            | "was"
+            | "were"
+            | "did"
+            | "does"
+            | "do"
+            | "has"
+            | "have"
+            | "had"
+            | "can"
+            | "could"
+            | "will"
+            | "would"
+            | "should"
+            | "shall"
+            | "may"
+            | "might"
+            | "must"
+            | "isn't"
+            | "wasn't"
+            | "didn't"
+            | "doesn't"
+            | "don't"
+    )
+}
+
+fn starts_with_list(words: &[String]) -> bool {
+    matches!(
+        words.first().map(String::as_str),
+        Some("list" | "name" | "enumerate")
+    ) && words.len() > 1
+}
+
+fn is_plural_noun(w: &str) -> bool {
+    w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us")
+}
+
+fn folder_of(lower: &str) -> Option<FolderMention> {
+    FOLDER_PHRASES
+        .iter()
+        .find(|(p, _)| lower.contains(p))
+        .map(|(p, f)| FolderMention {
+            phrase: p.to_string(),
+            folder: f.to_string(),
+        })
+        .or_else(|| named_folder(lower))
+}
+
+/// "in the family folder", "in Ken's elizabeth folder", "from my straw folder": the
+/// word before "folder", after a preposition a few words back. A folder that does not
+/// exist only narrows the first search; the wider one drops the filter.
+fn named_folder(lower: &str) -> Option<FolderMention> {
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let at = words.iter().position(|w| *w == "folder")?;
+    let name = *words.get(at.checked_sub(1)?)?;
+    if matches!(name, "the" | "my" | "a" | "this" | "that" | "same") || name.ends_with("'s") {
+        return None;
+    }
+    let lead = at.saturating_sub(5);
+    let from = (lead..at - 1)
+        .rev()
+        .find(|&i| matches!(words[i], "in" | "among" | "from" | "inside"))?;
+    Some(FolderMention {
+        phrase: words[from + 1..=at].join(" "),
+        folder: name.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_question_word_sets_the_type() {
+        let t = QuestionType::of;
+        assert_eq!(
+            t("Who is handling the permits for the new plant?"),
+            QuestionType::Who
+        );
+        assert_eq!(t("and when is it due?"), QuestionType::When);
+        assert_eq!(t("How much did the turbine cost?"), QuestionType::HowMuch);
+        assert_eq!(t("How many cases were shipped?"), QuestionType::HowMuch);
+        assert_eq!(t("Where will the dinner be held?"), QuestionType::Where);
+        assert_eq!(t("Did the board approve the plan?"), QuestionType::YesNo);
+        assert_eq!(
+            t("Which units of the complex were empty?"),
+            QuestionType::List
+        );
+        assert_eq!(t("List the people on the call"), QuestionType::List);
+        assert_eq!(t("What did the auditor want?"), QuestionType::What);
+        assert_eq!(t("Which hotel did the team book?"), QuestionType::What);
+        // A later question word opens a clause.
+        assert_eq!(
+            t("What did the doctor find when he looked at the knee?"),
+            QuestionType::What
+        );
+    }
+
+    #[test]
+    fn the_focus_noun_sets_the_kinds_of_answer() {
+        let book = AddressBook::default();
+        let q = Question::read("What was the winning bid at the auction?", &book, 0);
+        assert_eq!(q.focus, vec![stem("winning"), stem("bid")]);
+        assert_eq!(q.expects, vec![AnswerKind::Money]);
+        let q = Question::read("In which room is the training?", &book, 0);
+        assert_eq!(q.expects[0], AnswerKind::Place);
+        let q = Question::read("What is the email address of Dana Reyes?", &book, 0);
+        assert_eq!(q.expects[0], AnswerKind::Email);
+        assert!(q.cues.address);
+        let q = Question::read("Who sent the email?", &book, 0);
+        assert!(q.cues.sender && !q.cues.recipient);
+        assert_eq!(
+            q.expects,
+            vec![AnswerKind::Person, AnswerKind::Organization]
+        );
+    }
+
+    #[test]
+    fn slots_are_the_numbers_codes_and_names_it_gives() {
+        let s = slots(
+            "What is the rent of unit #4 in building C12 that Maria Lopez owns, with 250 units?",
+        );
+        let got: Vec<(&str, SlotKind)> = s.iter().map(|s| (s.text.as_str(), s.kind)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("#4", SlotKind::Code),
+                ("C12", SlotKind::Code),
+                ("Maria", SlotKind::Name),
+                ("Lopez", SlotKind::Name),
+                ("250", SlotKind::Number),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_query_keeps_words_and_sure_filters() {
+        let mut pairs = vec![("", "kippflores@mcleodusa.net"); 3];
+        pairs.extend(vec![("Jose Luis", "jose.luis@example.com"); 5]);
+        let book = AddressBook::build(pairs.into_iter());
+        let q = Question::read(
+            "Where did I ask Kipp Flores to send the house plans?",
+            &book,
+            992_606_400,
+        );
+        match q.search_query(true, &[]) {
+            Query::And(parts) => {
+                assert_eq!(parts[0], Query::Term("kipp".into()));
+                assert!(matches!(parts.last(), Some(Query::Or(any)) if any.len() == 3));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(q.filters_may_hide());
+        let q = Question::read("When will Jose Luis come to Aspen?", &book, 992_606_400);
+        assert!(!q.filters_may_hide());
+        let q = Question::read(
+            "What did they say in March 2001 about gas storage in my sent mail?",
+            &book,
+            992_606_400,
+        );
+        assert_eq!(q.text, "gas storage");
+        match q.search_query(true, &["00ff".into()]) {
+            Query::And(parts) => {
+                assert!(parts.contains(&Query::Field(TextField::Thread, "00ff".into())));
+                assert!(parts.contains(&Query::Field(TextField::Folder, "sent".into())));
+                assert!(parts.iter().any(|p| matches!(p, Query::Date { .. })));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_folder_named_before_the_word_folder_scopes_the_question() {
+        let folder = |q: &str| named_folder(&q.to_lowercase()).map(|f| (f.folder, f.phrase));
+        assert_eq!(
+            folder("In Ann's family folder, what did the lawyer advise?"),
+            Some(("family".into(), "ann's family folder".into()))
+        );
+        assert_eq!(folder("Did I file it in a folder?"), None);
+        assert_eq!(folder("Which folder did I put it in?"), None);
+    }
+}

@@ -1,0 +1,265 @@
+//! The operations every front end shares, answered as the JSON objects the CLI
+//! prints with `--json`: the Unix socket and the HTTP API both call [`Api::call`],
+//! so a question asked over either gets the same answer.
+
+use super::protocol::{ApiError, ErrorKind, EventKind, Op};
+use crate::answer::conversation::Conversation;
+use crate::answer::extract::ExtractiveAnswerer;
+use crate::answer::Answerer;
+use crate::engine::{
+    AskEvent, AskOptions, Engine, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode,
+};
+use crate::mail::model::display_list;
+use serde_json::{json, Value};
+use std::sync::{Mutex, RwLock};
+
+/// Hits a search returns when the request names no limit.
+pub const DEFAULT_SEARCH_LIMIT: usize = 20;
+/// Threads listed when the request names no limit.
+pub const DEFAULT_THREAD_LIMIT: usize = 200;
+
+/// One engine shared by every connection: reads run side by side.
+pub struct Api {
+    engine: RwLock<Engine>,
+    /// Asks of one named session run one at a time, so follow-ups see each other.
+    sessions: Mutex<()>,
+}
+
+impl Api {
+    pub fn new(engine: Engine) -> Self {
+        Self {
+            engine: RwLock::new(engine),
+            sessions: Mutex::new(()),
+        }
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Engine> {
+        // A panic in another request leaves the engine as it was between calls: sled
+        // and tantivy keep their own consistency.
+        self.engine.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs one operation; `on_event` sees its events as they happen. `Shutdown` is
+    /// the caller's to handle and is refused here.
+    pub fn call(
+        &self,
+        op: Op,
+        on_event: &mut dyn FnMut(EventKind, String),
+    ) -> Result<Value, ApiError> {
+        match op {
+            Op::Search {
+                query,
+                mode,
+                limit,
+                rerank,
+            } => self.search(&query, mode.as_deref(), limit, rerank),
+            Op::Ask {
+                question,
+                thread,
+                widen,
+                session,
+                llm,
+            } => self.ask(
+                &question,
+                thread.as_deref(),
+                widen,
+                session.as_deref(),
+                llm,
+                on_event,
+            ),
+            Op::Status => self.status(),
+            Op::Stats => to_value(&self.read().stats().map_err(engine_error)?),
+            Op::Message { id } => message_json(&self.read(), &id),
+            Op::Threads { limit } => self.threads(limit.unwrap_or(DEFAULT_THREAD_LIMIT)),
+            Op::Shutdown => Err(ApiError::new(
+                ErrorKind::Refused,
+                "this server was started in the foreground: stop it where it runs",
+            )),
+        }
+    }
+
+    fn search(
+        &self,
+        query: &str,
+        mode: Option<&str>,
+        limit: Option<usize>,
+        rerank: bool,
+    ) -> Result<Value, ApiError> {
+        let mode = match mode.unwrap_or("hybrid") {
+            "hybrid" => SearchMode::Hybrid,
+            "lexical" => SearchMode::Lexical,
+            "semantic" => SearchMode::Semantic,
+            other => {
+                return Err(ApiError::new(
+                    ErrorKind::BadRequest,
+                    format!("mode is lexical, semantic or hybrid, not {other:?}"),
+                ))
+            }
+        };
+        let opts = RetrieveOptions {
+            mode,
+            limit: limit.unwrap_or(DEFAULT_SEARCH_LIMIT),
+            rerank,
+            now: chrono::Utc::now().timestamp(),
+        };
+        match self.read().retrieve(query, opts) {
+            Ok(r) => to_value(&r),
+            Err(EngineError::Query(e)) => Err(ApiError {
+                kind: ErrorKind::Query,
+                message: format!("invalid query: {e}"),
+                caret: Some(e.caret(query)),
+            }),
+            Err(e) => Err(engine_error(e)),
+        }
+    }
+
+    fn ask(
+        &self,
+        question: &str,
+        thread: Option<&str>,
+        widen: bool,
+        session: Option<&str>,
+        llm: bool,
+        on_event: &mut dyn FnMut(EventKind, String),
+    ) -> Result<Value, ApiError> {
+        let answerer = answerer(llm).map_err(|m| ApiError::new(ErrorKind::Refused, m))?;
+        let _one_session_at_a_time =
+            session.map(|_| self.sessions.lock().unwrap_or_else(|p| p.into_inner()));
+        let engine = self.read();
+        let mut conversation = match session {
+            Some(name) => engine.load_session(name).map_err(engine_error)?,
+            None => Conversation::default(),
+        };
+        let opts = AskOptions {
+            thread: thread
+                .map(|t| engine.resolve_thread(t))
+                .transpose()
+                .map_err(engine_error)?,
+            widen: thread.is_none() || widen,
+            ..AskOptions::default()
+        };
+        let mut forward = |e: AskEvent| match e {
+            AskEvent::Rewrite(r) => on_event(EventKind::Rewrite, r),
+            AskEvent::Delta(d) => on_event(EventKind::Delta, d),
+            AskEvent::Note(n) => on_event(EventKind::Note, n),
+        };
+        let outcome = engine
+            .ask(
+                question,
+                &mut conversation,
+                answerer.as_ref(),
+                &opts,
+                &mut forward,
+            )
+            .map_err(engine_error)?;
+        if let Some(name) = session {
+            engine
+                .save_session(name, &conversation)
+                .map_err(engine_error)?;
+        }
+        to_value(&outcome)
+    }
+
+    fn status(&self) -> Result<Value, ApiError> {
+        to_value(&self.read().status_report().map_err(engine_error)?)
+    }
+
+    fn threads(&self, limit: usize) -> Result<Value, ApiError> {
+        let engine = self.read();
+        let mut threads = Vec::new();
+        for t in engine.store().threads_iter() {
+            threads.push(t.map_err(|e| engine_error(e.into()))?);
+        }
+        crate::engine::handle::sort_threads(&mut threads);
+        threads.truncate(limit);
+        let rows: Vec<Value> = threads
+            .iter()
+            .map(|t| {
+                json!({
+                    "id": t.id.to_hex(),
+                    "subject": t.subject,
+                    "first_date": t.first_date,
+                    "latest_date": t.latest_date,
+                    "messages": t.messages.iter().map(|k| k.to_hex()).collect::<Vec<_>>(),
+                    "senders": t.senders,
+                    "unread": t.unread,
+                    "has_attachment": t.has_attachment,
+                })
+            })
+            .collect();
+        Ok(json!({ "threads": rows }))
+    }
+}
+
+/// The answerer asked for: the OpenAI-compatible model of `QUOTH_LLM_BASE_URL` when
+/// `llm`, else the offline extractive one.
+pub fn answerer(llm: bool) -> Result<Box<dyn Answerer + Send + Sync>, String> {
+    if !llm {
+        return Ok(Box::new(ExtractiveAnswerer));
+    }
+    let config = LlmConfig::from_env().ok_or_else(|| {
+        "--llm needs an OpenAI-compatible endpoint: set QUOTH_LLM_BASE_URL (and QUOTH_LLM_MODEL, QUOTH_LLM_API_KEY)"
+            .to_string()
+    })?;
+    LlmAnswerer::new(config)
+        .map(|a| Box::new(a) as Box<dyn Answerer + Send + Sync>)
+        .map_err(|e| e.to_string())
+}
+
+/// One message as `quoth show --json` prints it: headers, segments and chunks.
+pub fn message_json(engine: &Engine, id: &str) -> Result<Value, ApiError> {
+    let msg = engine.find_message(id).map_err(engine_error)?;
+    let thread = engine
+        .thread_of(&msg.key)
+        .map_err(engine_error)?
+        .map(|t| t.to_hex());
+    let states = engine.attachment_states(&msg).map_err(engine_error)?;
+    let segments: Vec<_> = msg
+        .segments
+        .iter()
+        .map(|s| {
+            json!({
+                "kind": s.kind.label(),
+                "start": s.start,
+                "end": s.end,
+                "text": msg.segment_text(s),
+            })
+        })
+        .collect();
+    let chunks: Vec<_> = engine
+        .store()
+        .chunks_of(&msg.key)
+        .map_err(|e| engine_error(e.into()))?
+        .into_iter()
+        .map(|c| json!({"id": c.id.to_hex(), "start": c.start, "end": c.end, "cite_text": c.cite_text, "attachment": c.attachment}))
+        .collect();
+    Ok(json!({
+        "key": msg.key.to_hex(),
+        "message_id": msg.message_id,
+        "thread_id": thread,
+        "date": msg.date,
+        "from": display_list(&msg.from),
+        "to": display_list(&msg.to),
+        "cc": display_list(&msg.cc),
+        "subject": msg.subject,
+        "folder": msg.folder,
+        "flags": msg.flags,
+        "source": msg.location.describe(),
+        "attachments": states,
+        "segments": segments,
+        "chunks": chunks,
+    }))
+}
+
+fn to_value<T: serde::Serialize>(v: &T) -> Result<Value, ApiError> {
+    serde_json::to_value(v).map_err(|e| ApiError::new(ErrorKind::Internal, e.to_string()))
+}
+
+fn engine_error(e: EngineError) -> ApiError {
+    let kind = match &e {
+        EngineError::NoSuchMessage(_) => ErrorKind::NotFound,
+        EngineError::Query(_) | EngineError::Session(_) => ErrorKind::BadRequest,
+        _ => ErrorKind::Internal,
+    };
+    ApiError::new(kind, e.to_string())
+}

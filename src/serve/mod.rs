@@ -1,0 +1,266 @@
+//! `quoth serve`: one process owns a data directory and serves its engine to any
+//! number of clients: over a Unix socket in the JSON lines protocol of [`protocol`]
+//! (the CLI's subcommands use it when a server runs), and, opt-in, over an HTTP/JSON
+//! API on loopback ([`http`]).
+//!
+//! The socket lives in `$XDG_RUNTIME_DIR/quoth/` (named after the data directory),
+//! or in the data directory when that is unset; it is mode 0600. A server started
+//! with an idle limit (a background server) exits after that long without a
+//! connection or request, and stops when a client asks it to.
+
+pub mod api;
+pub mod client;
+pub mod http;
+pub mod protocol;
+mod socket;
+
+use crate::engine::Engine;
+use std::net::SocketAddr;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("{addr} is not a loopback address: pass --allow-remote to serve the API beyond this machine")]
+    NotLoopback { addr: SocketAddr },
+    #[error("binding {what}: {source}")]
+    Bind {
+        what: String,
+        source: std::io::Error,
+    },
+}
+
+/// Where the server of a data directory listens.
+pub fn socket_path(data_dir: &Path) -> PathBuf {
+    let canonical = std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_path_buf());
+    match std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        Some(run) => {
+            let hash = blake3::hash(canonical.as_os_str().as_encoded_bytes());
+            let name = format!("{}.sock", &hash.to_hex()[..16]);
+            PathBuf::from(run).join("quoth").join(name)
+        }
+        None => data_dir.join("server.sock"),
+    }
+}
+
+/// The API token of a data directory (`api-token`, mode 0600), made on first use.
+pub fn api_token(data_dir: &Path) -> std::io::Result<String> {
+    let path = data_dir.join("api-token");
+    match std::fs::read_to_string(&path) {
+        Ok(t) if !t.trim().is_empty() => return Ok(t.trim().to_string()),
+        Ok(_) => std::fs::remove_file(&path)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let mut bytes = [0u8; 32];
+    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut bytes)?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)?;
+    std::io::Write::write_all(&mut file, token.as_bytes())?;
+    file.sync_all()?;
+    Ok(token)
+}
+
+pub struct ServeOptions {
+    pub data_dir: PathBuf,
+    /// Serve the HTTP API here too.
+    pub http: Option<SocketAddr>,
+    /// Allow a non-loopback HTTP address.
+    pub allow_remote: bool,
+    /// Exit after this long without a connection or a request (a background server).
+    pub idle_exit: Option<Duration>,
+}
+
+/// Where a running server listens, for the caller to announce.
+pub struct Listening {
+    pub socket: PathBuf,
+    pub http: Option<SocketAddr>,
+}
+
+/// Serves `engine` until stopped (an idle limit, a client's shutdown of a
+/// background server, or the process's end). `ready` runs once both listeners are
+/// bound.
+pub fn run(
+    engine: Engine,
+    opts: ServeOptions,
+    ready: impl FnOnce(&Listening),
+) -> Result<(), ServeError> {
+    if let Some(addr) = opts.http {
+        if !addr.ip().is_loopback() && !opts.allow_remote {
+            return Err(ServeError::NotLoopback { addr });
+        }
+    }
+    let token = match opts.http {
+        Some(_) => Some(api_token(&opts.data_dir)?),
+        None => None,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let api = Arc::new(api::Api::new(engine));
+    let life = Arc::new(Lifetime::new(opts.idle_exit.is_some()));
+    let socket = socket_path(&opts.data_dir);
+    runtime.block_on(async {
+        let listener = bind_socket(&socket)?;
+        let http = match (opts.http, token) {
+            (Some(addr), Some(token)) => {
+                let l = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .map_err(|source| ServeError::Bind {
+                        what: addr.to_string(),
+                        source,
+                    })?;
+                let bound = l.local_addr()?;
+                let app = http::router(api.clone(), token);
+                let stop = life.clone();
+                tokio::spawn(async move {
+                    let served = axum::serve(l, app)
+                        .with_graceful_shutdown(async move { stop.stopped().await })
+                        .await;
+                    if let Err(e) = served {
+                        eprintln!("quoth serve: the HTTP API stopped: {e}");
+                    }
+                });
+                Some(bound)
+            }
+            _ => None,
+        };
+        ready(&Listening {
+            socket: socket.clone(),
+            http,
+        });
+        if let Some(idle) = opts.idle_exit {
+            let life = life.clone();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    if life.idle_for() >= idle {
+                        life.stop();
+                        return;
+                    }
+                }
+            });
+        }
+        socket::accept_loop(listener, api.clone(), life.clone()).await;
+        Ok::<_, ServeError>(())
+    })?;
+    let _ = std::fs::remove_file(&socket);
+    // Requests still running hold the engine; the runtime's drop waits for them.
+    runtime.shutdown_timeout(Duration::from_secs(30));
+    Ok(())
+}
+
+/// Binds the socket (its folder 0700, the socket 0600). A socket file left by a
+/// server that died is replaced: this process owns the data directory's lock, so no
+/// other server can be listening on it.
+fn bind_socket(path: &Path) -> Result<tokio::net::UnixListener, ServeError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+        if dir.file_name().is_some_and(|n| n == "quoth") {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+    }
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+        _ => {}
+    }
+    let listener = tokio::net::UnixListener::bind(path).map_err(|source| ServeError::Bind {
+        what: path.display().to_string(),
+        source,
+    })?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    Ok(listener)
+}
+
+/// When the server stops: open connections, running requests, the last activity.
+pub struct Lifetime {
+    /// Started for a client in the background: idle exit and shutdown apply.
+    pub background: bool,
+    connections: AtomicUsize,
+    running: AtomicUsize,
+    last: Mutex<Instant>,
+    stopping: AtomicBool,
+    stop: tokio::sync::Notify,
+}
+
+impl Lifetime {
+    fn new(background: bool) -> Self {
+        Self {
+            background,
+            connections: AtomicUsize::new(0),
+            running: AtomicUsize::new(0),
+            last: Mutex::new(Instant::now()),
+            stopping: AtomicBool::new(false),
+            stop: tokio::sync::Notify::new(),
+        }
+    }
+
+    fn touch(&self) {
+        *self.last.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+    }
+
+    /// How long nothing has happened: zero while a client is connected or a request runs.
+    fn idle_for(&self) -> Duration {
+        if self.connections.load(Ordering::SeqCst) > 0 || self.running.load(Ordering::SeqCst) > 0 {
+            return Duration::ZERO;
+        }
+        self.last
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .elapsed()
+    }
+
+    fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.stop.notify_waiters();
+    }
+
+    async fn stopped(&self) {
+        loop {
+            let notified = self.stop.notified();
+            if self.stopping.load(Ordering::SeqCst) {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    fn connection(self: &Arc<Self>) -> Counted {
+        self.touch();
+        self.connections.fetch_add(1, Ordering::SeqCst);
+        Counted(self.clone(), Which::Connection)
+    }
+
+    fn busy(self: &Arc<Self>) -> Counted {
+        self.running.fetch_add(1, Ordering::SeqCst);
+        Counted(self.clone(), Which::Running)
+    }
+}
+
+enum Which {
+    Connection,
+    Running,
+}
+
+/// Holds one connection or one running request for as long as it lives.
+struct Counted(Arc<Lifetime>, Which);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        match self.1 {
+            Which::Connection => self.0.connections.fetch_sub(1, Ordering::SeqCst),
+            Which::Running => self.0.running.fetch_sub(1, Ordering::SeqCst),
+        };
+        self.0.touch();
+    }
+}

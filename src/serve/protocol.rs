@@ -1,0 +1,219 @@
+//! The Quoth server's protocol, version [`PROTOCOL_VERSION`]: JSON lines over a Unix
+//! socket.
+//!
+//! On connect the server writes one [`Greeting`] line. Then the client writes
+//! [`Request`] lines, each with an id it chose; for each, the server writes any number
+//! of event lines and then exactly one result or error line, all carrying that id:
+//!
+//! ```text
+//! <- {"quoth":"server","protocol":1,"version":"0.1.0"}
+//! -> {"id":1,"op":"ask","question":"when is the roofer coming?","session":"kitchen"}
+//! <- {"id":1,"event":{"kind":"rewrite","text":"..."}}
+//! <- {"id":1,"result":{ ...the object of `quoth ask --json`... }}
+//! -> {"id":2,"op":"search","query":"from:kessler roof","limit":5}
+//! <- {"id":2,"error":{"kind":"query","message":"...","caret":"..."}}
+//! ```
+//!
+//! Requests on one connection may overlap; replies of different ids may interleave.
+//! Fields are only ever added within a version; a client that reads a greeting of
+//! another version must stop and say so.
+
+use serde::{Deserialize, Serialize};
+
+/// The version of this protocol. A change that an older client cannot read raises it.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The first line the server writes on a connection.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Greeting {
+    /// Always "server".
+    pub quoth: String,
+    pub protocol: u32,
+    /// The server program's version.
+    pub version: String,
+}
+
+impl Greeting {
+    pub fn current() -> Self {
+        Self {
+            quoth: "server".into(),
+            protocol: PROTOCOL_VERSION,
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+/// One request: the client's id and the operation.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Request {
+    pub id: u64,
+    #[serde(flatten)]
+    pub op: Op,
+}
+
+/// What a client asks for. Results are the JSON objects of the matching CLI
+/// commands with `--json`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// `quoth search --json`: `mode` is lexical, semantic or hybrid (the default).
+    Search {
+        query: String,
+        #[serde(default)]
+        mode: Option<String>,
+        #[serde(default)]
+        limit: Option<usize>,
+        #[serde(default)]
+        rerank: bool,
+    },
+    /// `quoth ask --json`. `thread` answers from that thread only (a thread id,
+    /// message key or Message-ID) unless `widen`; `session` keeps the conversation.
+    Ask {
+        question: String,
+        #[serde(default)]
+        thread: Option<String>,
+        #[serde(default)]
+        widen: bool,
+        #[serde(default)]
+        session: Option<String>,
+        #[serde(default)]
+        llm: bool,
+    },
+    /// `quoth status --json`: background work.
+    Status,
+    /// `quoth stats --json`.
+    Stats,
+    /// `quoth show --json`: one message by Message-ID or key.
+    Message { id: String },
+    /// Thread summaries, newest first.
+    Threads {
+        #[serde(default)]
+        limit: Option<usize>,
+    },
+    /// Stop the server when it was started in the background for a client (a
+    /// foreground `quoth serve` refuses).
+    Shutdown,
+}
+
+/// One line the server writes for a request.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Reply {
+    pub id: u64,
+    #[serde(flatten)]
+    pub body: ReplyBody,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplyBody {
+    /// Something that happens on the way: a rewrite, a note, a piece of an answer
+    /// being written, progress.
+    Event(Event),
+    /// The request's result: the last line for its id.
+    Result(serde_json::Value),
+    /// The request failed: the last line for its id.
+    Error(ApiError),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Event {
+    pub kind: EventKind,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// The standalone question a follow-up was rewritten into.
+    Rewrite,
+    /// A piece of the answer as the answerer writes it.
+    Delta,
+    /// What the user should know (widened scope, endpoint failures).
+    Note,
+    /// Background work's progress, as a line of text.
+    Progress,
+}
+
+/// Why a request failed.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// For a query syntax error: the query with a caret under the fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caret: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The request line is not a request of this protocol.
+    BadRequest,
+    /// The search query does not parse.
+    Query,
+    /// No such message or thread.
+    NotFound,
+    /// The request was understood, but the server may not do it.
+    Refused,
+    /// Anything else; the message says what.
+    Internal,
+}
+
+impl ApiError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            caret: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_and_replies_round_trip_as_documented() {
+        let line = r#"{"id":1,"op":"ask","question":"when?","session":"s"}"#;
+        let r: Request = serde_json::from_str(line).expect("parses");
+        assert_eq!(
+            r,
+            Request {
+                id: 1,
+                op: Op::Ask {
+                    question: "when?".into(),
+                    thread: None,
+                    widen: false,
+                    session: Some("s".into()),
+                    llm: false,
+                }
+            }
+        );
+        let status: Request = serde_json::from_str(r#"{"id":7,"op":"status"}"#).expect("parses");
+        assert_eq!(status.op, Op::Status);
+        let reply = Reply {
+            id: 2,
+            body: ReplyBody::Error(ApiError::new(ErrorKind::Query, "bad")),
+        };
+        let text = serde_json::to_string(&reply).expect("serialises");
+        assert_eq!(text, r#"{"id":2,"error":{"kind":"query","message":"bad"}}"#);
+        assert_eq!(serde_json::from_str::<Reply>(&text).expect("parses"), reply);
+        let event = Reply {
+            id: 3,
+            body: ReplyBody::Event(Event {
+                kind: EventKind::Delta,
+                text: "x".into(),
+            }),
+        };
+        let text = serde_json::to_string(&event).expect("serialises");
+        assert_eq!(text, r#"{"id":3,"event":{"kind":"delta","text":"x"}}"#);
+    }
+
+    #[test]
+    fn an_unknown_operation_is_not_a_request() {
+        assert!(serde_json::from_str::<Request>(r#"{"id":1,"op":"format_disk"}"#).is_err());
+        assert!(serde_json::from_str::<Request>(r#"{"op":"status"}"#).is_err());
+    }
+}

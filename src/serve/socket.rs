@@ -1,0 +1,131 @@
+//! The Unix socket front of the server: one task per connection reads request lines
+//! and runs each on the blocking pool, so a slow question on one connection never
+//! holds up a search on another; replies go out through one writer per connection.
+
+use super::api::Api;
+use super::protocol::{ApiError, ErrorKind, Event, Greeting, Reply, ReplyBody, Request};
+use super::Lifetime;
+use std::sync::Arc;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::mpsc;
+
+/// Longest request line accepted; a longer one closes the connection.
+const MAX_LINE: usize = 1 << 20;
+
+pub async fn accept_loop(listener: UnixListener, api: Arc<Api>, life: Arc<Lifetime>) {
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    let (api, life) = (api.clone(), life.clone());
+                    tokio::spawn(async move { connection(stream, api, life).await });
+                }
+                Err(e) => eprintln!("quoth serve: accepting a connection: {e}"),
+            },
+            _ = life.stopped() => return,
+        }
+    }
+}
+
+async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
+    let _open = life.connection();
+    let (read, mut write) = stream.into_split();
+    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let writer = tokio::spawn(async move {
+        while let Some(mut line) = rx.recv().await {
+            line.push('\n');
+            if write.write_all(line.as_bytes()).await.is_err() {
+                return;
+            }
+        }
+    });
+    let send = |tx: &mpsc::UnboundedSender<String>, reply: &Reply| {
+        if let Ok(line) = serde_json::to_string(reply) {
+            let _ = tx.send(line);
+        }
+    };
+    if let Ok(line) = serde_json::to_string(&Greeting::current()) {
+        let _ = tx.send(line);
+    }
+    let mut reader = BufReader::new(read);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let n = match (&mut reader)
+            .take(MAX_LINE as u64)
+            .read_line(&mut line)
+            .await
+        {
+            Ok(n) => n,
+            Err(_) => break,
+        };
+        if n == 0 {
+            break;
+        }
+        if !line.ends_with('\n') && n as usize >= MAX_LINE {
+            send(
+                &tx,
+                &error_reply(0, ErrorKind::BadRequest, "request line too long"),
+            );
+            break;
+        }
+        life.touch();
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request: Request = match serde_json::from_str(line.trim()) {
+            Ok(r) => r,
+            Err(e) => {
+                let id = serde_json::from_str::<serde_json::Value>(line.trim())
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(|i| i.as_u64()))
+                    .unwrap_or(0);
+                send(
+                    &tx,
+                    &error_reply(id, ErrorKind::BadRequest, &format!("not a request: {e}")),
+                );
+                continue;
+            }
+        };
+        if request.op == super::protocol::Op::Shutdown && life.background {
+            send(
+                &tx,
+                &Reply {
+                    id: request.id,
+                    body: ReplyBody::Result(serde_json::json!({"stopping": true})),
+                },
+            );
+            life.stop();
+            continue;
+        }
+        let (api, tx, life) = (api.clone(), tx.clone(), life.clone());
+        tokio::task::spawn_blocking(move || {
+            let _busy = life.busy();
+            let id = request.id;
+            let mut on_event = |kind, text| {
+                send(
+                    &tx,
+                    &Reply {
+                        id,
+                        body: ReplyBody::Event(Event { kind, text }),
+                    },
+                );
+            };
+            let body = match api.call(request.op, &mut on_event) {
+                Ok(v) => ReplyBody::Result(v),
+                Err(e) => ReplyBody::Error(e),
+            };
+            send(&tx, &Reply { id, body });
+        });
+    }
+    drop(tx);
+    let _ = writer.await;
+}
+
+fn error_reply(id: u64, kind: ErrorKind, message: &str) -> Reply {
+    Reply {
+        id,
+        body: ReplyBody::Error(ApiError::new(kind, message)),
+    }
+}

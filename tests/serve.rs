@@ -1,0 +1,251 @@
+//! `quoth serve` with real processes: the CLI goes through the server that owns the
+//! data directory, the HTTP API answers as the CLI does, tokens are required, and a
+//! killed server leaves the CLI working.
+
+mod common;
+
+use common::demo_mailbox;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const QUESTION: &str = "when is the roofer coming?";
+
+fn quoth(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_quoth"));
+    c.arg("--data-dir").arg(dir).env_remove("XDG_RUNTIME_DIR");
+    c
+}
+
+fn json_of(dir: &Path, args: &[&str]) -> Value {
+    let out = quoth(dir)
+        .arg("--json")
+        .args(args)
+        .output()
+        .expect("quoth runs");
+    assert!(
+        out.status.success(),
+        "quoth {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// A server on a free loopback port; returns it and its API base URL.
+fn start_server(dir: &Path) -> (Child, String) {
+    let mut child = quoth(dir)
+        .args(["serve", "--http", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("serve prints its address");
+    assert!(line.starts_with("http://127.0.0.1:"), "{line:?}");
+    (child, line.trim().to_string())
+}
+
+/// What must agree between two answers to one question (timings differ).
+fn answer_part(v: &Value) -> Value {
+    serde_json::json!({
+        "answer": v["answer"],
+        "abstained": v["abstained"],
+        "short_answer": v["short_answer"],
+        "citations": v["citations"],
+    })
+}
+
+fn hit_keys(v: &Value) -> Vec<String> {
+    v["hits"]
+        .as_array()
+        .expect("hits")
+        .iter()
+        .map(|h| h["key"].as_str().expect("key").to_string())
+        .collect()
+}
+
+#[test]
+fn the_cli_and_the_http_api_share_one_server() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("data");
+    let ingest = quoth(&dir)
+        .args(["ingest", "--no-embed"])
+        .arg(demo_mailbox())
+        .output()
+        .expect("ingest runs");
+    assert!(
+        ingest.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ingest.stderr)
+    );
+    // In process, before any server runs.
+    let asked = json_of(&dir, &["ask", QUESTION]);
+    assert_eq!(asked["abstained"], false, "{asked}");
+    let searched = json_of(&dir, &["search", "--mode", "lexical", "roof inspection"]);
+    assert!(!hit_keys(&searched).is_empty());
+
+    // A non-loopback address needs --allow-remote.
+    let remote = quoth(&dir)
+        .args(["serve", "--http", "0.0.0.0:0"])
+        .output()
+        .expect("serve runs");
+    assert!(!remote.status.success());
+    assert!(String::from_utf8_lossy(&remote.stderr).contains("--allow-remote"));
+
+    let (mut server, base) = start_server(&dir);
+    let token = std::fs::read_to_string(dir.join("api-token")).expect("token written");
+    let mode = |p: &Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+    assert_eq!(mode(&dir.join("api-token")), 0o600);
+    assert_eq!(mode(&dir.join("server.sock")), 0o600);
+
+    // The CLI now goes through the server, which holds the data directory.
+    assert_eq!(
+        answer_part(&json_of(&dir, &["ask", QUESTION])),
+        answer_part(&asked)
+    );
+    let status = json_of(&dir, &["status"]);
+    assert!(status["embedding"]["total"].as_u64().is_some(), "{status}");
+    let stats = json_of(&dir, &["stats"]);
+    assert!(stats["messages"].as_u64().unwrap_or(0) > 0, "{stats}");
+    let bad = quoth(&dir)
+        .args(["search", "from:("])
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid query"));
+
+    let http = reqwest::blocking::Client::new();
+    for auth in [None, Some("Bearer wrong"), Some(token.as_str())] {
+        let mut req = http.get(format!("{base}status"));
+        if let Some(a) = auth {
+            req = req.header(
+                "Authorization",
+                if a == token {
+                    format!("Bearer {a}")
+                } else {
+                    a.to_string()
+                },
+            );
+        }
+        let code = req.send().expect("HTTP answers").status().as_u16();
+        assert_eq!(
+            code,
+            if auth == Some(token.as_str()) {
+                200
+            } else {
+                401
+            }
+        );
+    }
+    let bearer = format!("Bearer {token}");
+    let body = serde_json::json!({ "question": QUESTION });
+    let over_http: Value = http
+        .post(format!("{base}ask"))
+        .header("Authorization", &bearer)
+        .json(&body)
+        .send()
+        .expect("ask answers")
+        .json()
+        .expect("JSON");
+    assert_eq!(answer_part(&over_http), answer_part(&asked));
+
+    let stream = http
+        .post(format!("{base}ask"))
+        .header("Authorization", &bearer)
+        .header("Accept", "text/event-stream")
+        .json(&body)
+        .send()
+        .expect("ask streams")
+        .text()
+        .expect("stream ends");
+    let events = server_sent_events(&stream);
+    let (last_name, last_data) = events.last().expect("events");
+    assert_eq!(last_name, "final", "{stream}");
+    let final_answer: Value = serde_json::from_str(last_data).expect("final holds JSON");
+    assert_eq!(answer_part(&final_answer), answer_part(&asked));
+    assert!(events.iter().any(|(n, _)| n == "delta"), "{stream}");
+
+    let hits: Value = http
+        .get(format!("{base}search"))
+        .query(&[("q", "roof inspection"), ("mode", "lexical")])
+        .header("Authorization", &bearer)
+        .send()
+        .expect("search answers")
+        .json()
+        .expect("JSON");
+    assert_eq!(hit_keys(&hits), hit_keys(&searched));
+    let cited = asked["citations"][0]["message_id"]
+        .as_str()
+        .expect("cited id");
+    let message: Value = http
+        .get(format!("{base}messages/{cited}"))
+        .header("Authorization", &bearer)
+        .send()
+        .expect("message answers")
+        .json()
+        .expect("JSON");
+    assert_eq!(message["message_id"].as_str(), Some(cited));
+    let missing = http
+        .get(format!("{base}messages/no-such-message"))
+        .header("Authorization", &bearer)
+        .send()
+        .expect("answers");
+    assert_eq!(missing.status().as_u16(), 404);
+    let threads: Value = http
+        .get(format!("{base}threads?limit=3"))
+        .header("Authorization", &bearer)
+        .send()
+        .expect("threads answer")
+        .json()
+        .expect("JSON");
+    assert_eq!(threads["threads"].as_array().map(Vec::len), Some(3));
+
+    // Killed: the CLI finds no server behind the socket and opens the store itself.
+    server.kill().expect("kill -9");
+    server.wait().expect("reaped");
+    let after = json_of(&dir, &["search", "--mode", "lexical", "roof inspection"]);
+    assert_eq!(hit_keys(&after), hit_keys(&searched));
+}
+
+/// (event name, data) pairs of a text/event-stream body.
+fn server_sent_events(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
+        let mut name = String::from("message");
+        let mut data = Vec::new();
+        for line in block.lines() {
+            if let Some(v) = line.strip_prefix("event:") {
+                name = v.trim().to_string();
+            } else if let Some(v) = line.strip_prefix("data:") {
+                data.push(v.strip_prefix(' ').unwrap_or(v).to_string());
+            }
+        }
+        out.push((name, data.join("\n")));
+    }
+    out
+}
+
+#[test]
+fn a_client_of_another_protocol_version_is_told_so() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().to_path_buf();
+    let listener = std::os::unix::net::UnixListener::bind(dir.join("server.sock")).expect("binds");
+    let greeter = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("a client connects");
+        stream
+            .write_all(b"{\"quoth\":\"server\",\"protocol\":99,\"version\":\"9.0.0\"}\n")
+            .expect("greets");
+        std::thread::sleep(Duration::from_millis(200));
+    });
+    let out = quoth(&dir).arg("status").output().expect("runs");
+    greeter.join().expect("greeter");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("speaks protocol 99"), "{err}");
+    assert!(err.contains("this program speaks 1"), "{err}");
+}
