@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const QUESTION: &str = "when is the roofer coming?";
 
@@ -204,6 +204,37 @@ fn the_cli_and_the_http_api_share_one_server() {
         .json()
         .expect("JSON");
     assert_eq!(threads["threads"].as_array().map(Vec::len), Some(3));
+
+    // An ingest from the CLI runs in the server's background; its mail becomes
+    // searchable for every client.
+    let more = tmp.path().join("more");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(more.join(sub)).expect("maildir");
+    }
+    std::fs::write(
+        more.join("cur/1.test:2,S"),
+        "From: Dana Reyes <dana@example.com>\r\nTo: you@example.com\r\n\
+         Subject: Greenhouse permit approved\r\nMessage-ID: <permit-1@example.com>\r\n\
+         Date: Tue, 12 Mar 2024 09:30:00 +0000\r\n\r\nThe greenhouse permit came through.\r\n",
+    )
+    .expect("write mail");
+    let queued = json_of(
+        &dir,
+        &["ingest", "--no-embed", more.to_str().expect("utf-8 path")],
+    );
+    assert_eq!(queued["queued"], true, "{queued}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let found = json_of(&dir, &["search", "--mode", "lexical", "greenhouse permit"]);
+        if !hit_keys(&found).is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the ingested mail never became searchable"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 
     // Killed: the CLI finds no server behind the socket and opens the store itself.
     server.kill().expect("kill -9");

@@ -321,3 +321,119 @@ fn hostile_mail_neither_retitles_the_terminal_nor_writes_the_clipboard() {
     assert!(tmux.screen().lines().next().unwrap_or("").contains('┌'));
     quit(&tmux);
 }
+
+/// A `quoth` command on `data` without a runtime dir: the socket is in the data dir.
+fn cli(data: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_quoth"));
+    c.arg("--data-dir").arg(data).env_remove("XDG_RUNTIME_DIR");
+    c
+}
+
+#[test]
+fn cli_clients_and_an_ingest_go_through_the_open_ui() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mail = tmp.path().join("mail");
+    copy_dir(&common::demo_mailbox(), &mail);
+    let data = tmp.path().join("data");
+    let no_accounts = tmp.path().join("no-accounts.toml");
+    std::fs::write(&no_accounts, "").expect("config");
+    let command = format!(
+        "env -u XDG_RUNTIME_DIR QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 \
+         TERM=xterm-256color '{}' --maildir '{}'",
+        data.display(),
+        no_accounts.display(),
+        env!("CARGO_BIN_EXE_quoth"),
+        mail.display()
+    );
+    let tmux = Tmux::start(&command);
+    tmux.wait_for("the thread list", 90, |s| {
+        s.contains("Threads (") && s.contains("stock optio") && !s.contains("loading")
+    });
+    assert!(
+        data.join("server.sock").exists(),
+        "the UI serves its data dir"
+    );
+
+    // Eight clients at once, each cycling through search, ask, status and stats.
+    let commands: [&[&str]; 4] = [
+        &["search", "--json", "roof"],
+        &[
+            "ask",
+            "--json",
+            "what is the strike price of the option grant?",
+        ],
+        &["status", "--json"],
+        &["stats", "--json"],
+    ];
+    let until = Instant::now() + Duration::from_secs(10);
+    let clients: Vec<_> = (0..8)
+        .map(|n| {
+            let data = data.clone();
+            std::thread::spawn(move || {
+                let (mut runs, mut failures) = (0, Vec::new());
+                let mut i = n;
+                while Instant::now() < until || runs == 0 {
+                    let args = commands[i % commands.len()];
+                    let out = cli(&data).args(args).output().expect("quoth runs");
+                    let parsed = serde_json::from_slice::<serde_json::Value>(&out.stdout);
+                    if !out.status.success() || parsed.is_err() {
+                        failures.push(format!(
+                            "{args:?}: {}",
+                            String::from_utf8_lossy(&out.stderr)
+                        ));
+                    }
+                    runs += 1;
+                    i += 1;
+                }
+                (runs, failures)
+            })
+        })
+        .collect();
+    for client in clients {
+        let (runs, failures) = client.join().expect("client thread");
+        assert!(runs > 0);
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
+    // Mail ingested from the CLI shows up in the open UI.
+    let more = tmp.path().join("more");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(more.join(sub)).expect("maildir");
+    }
+    std::fs::write(
+        more.join("cur/1.test:2,S"),
+        "From: Dana Reyes <dana@example.com>\r\nTo: you@example.com\r\n\
+         Subject: Greenhouse permit approved\r\nMessage-ID: <permit-1@example.com>\r\n\
+         Date: Tue, 12 Mar 2024 09:30:00 +0000\r\n\r\nThe permit came through today.\r\n",
+    )
+    .expect("write mail");
+    let out = cli(&data)
+        .args(["ingest", "--no-embed"])
+        .arg(&more)
+        .output()
+        .expect("ingest runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("handed to the running Quoth"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    tmux.wait_for("the new thread", 60, |s| s.contains("Greenhouse permit"));
+
+    quit(&tmux);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while data.join("server.sock").exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        !data.join("server.sock").exists(),
+        "the socket goes with the UI"
+    );
+}

@@ -135,6 +135,16 @@ pub enum BenchWhat {
     /// Start to first frame on a data dir, and keystroke-to-redraw latency p50/p95
     /// while a background ingest runs.
     Tui(super::bench_tui::TuiBenchArgs),
+    /// Search latency in process, through a `quoth serve` socket when idle, and
+    /// through it while that server embeds the Maildir: p50/p95, the socket hop and
+    /// the busy/idle ratio.
+    Serve {
+        #[arg(long)]
+        maildir: PathBuf,
+        /// Where the bench's store is made (default: a temporary directory).
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+    },
 }
 
 /// One measured run of a child process.
@@ -167,6 +177,7 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             questions,
             passes,
         } => super::bench_ask::run(&store, &questions, passes, json),
+        BenchWhat::Serve { maildir, work_dir } => super::bench_serve::run(&maildir, work_dir, json),
         BenchWhat::Fusion { store, questions } => {
             super::bench_fusion::run(&store, &questions, json)
         }
@@ -542,24 +553,27 @@ fn timed<E: Into<anyhow::Error>>(
     Ok(times)
 }
 
-/// p50 and p95 of the times, with the query and message counts.
-fn latency_summary(
-    engine: &Engine,
-    queries: usize,
-    mut times: Vec<f64>,
-) -> Result<serde_json::Value> {
-    times.sort_by(f64::total_cmp);
+/// p50 and p95 of the times in milliseconds.
+pub(super) fn latency_summary_of(times: &[f64]) -> (f64, f64) {
+    let mut sorted = times.to_vec();
+    sorted.sort_by(f64::total_cmp);
     let pct = |p: f64| {
-        times
-            .get(((times.len().max(1) - 1) as f64 * p).round() as usize)
+        sorted
+            .get(((sorted.len().max(1) - 1) as f64 * p).round() as usize)
             .copied()
             .unwrap_or(0.0)
     };
+    (pct(0.5), pct(0.95))
+}
+
+/// p50 and p95 of the times, with the query and message counts.
+fn latency_summary(engine: &Engine, queries: usize, times: Vec<f64>) -> Result<serde_json::Value> {
+    let (p50, p95) = latency_summary_of(&times);
     Ok(json!({
         "queries": queries,
         "messages": engine.stats()?.messages,
-        "p50_ms": pct(0.5),
-        "p95_ms": pct(0.95),
+        "p50_ms": p50,
+        "p95_ms": p95,
     }))
 }
 
@@ -576,7 +590,7 @@ fn search_latency(data_dir: &Path) -> Result<serde_json::Value> {
 }
 
 /// 100 queries mixing words, phrases, fields, dates and boolean forms.
-fn varied_queries() -> Vec<String> {
+pub(super) fn varied_queries() -> Vec<String> {
     const WORDS: &[&str] = &[
         "gas",
         "price",

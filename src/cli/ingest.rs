@@ -1,8 +1,10 @@
 //! `quoth ingest PATH...`
 
 use super::output::{print_json, safe_line};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use quoth::engine::{EmbedProgress, Engine, IngestPhase, IngestProgress, StatusReport};
+use quoth::serve::client::Client;
+use quoth::serve::protocol::{EventKind, Op};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -72,6 +74,38 @@ fn print_report(report: &quoth::engine::IngestReport) {
 }
 
 /// `quoth embed`: runs the pending attachment and embedding jobs.
+/// Ingests through the data directory's server (paths made absolute: the server
+/// may run elsewhere in the file system).
+pub fn run_remote(
+    client: &mut Client,
+    paths: &[PathBuf],
+    then_embed: bool,
+    json: bool,
+) -> Result<i32> {
+    let mut absolute = Vec::new();
+    for p in paths {
+        let p = std::path::absolute(p).with_context(|| format!("resolving {}", p.display()))?;
+        absolute.push(p.to_string_lossy().into_owned());
+    }
+    let value = client.call(
+        Op::Ingest {
+            paths: absolute,
+            embed: then_embed,
+        },
+        &mut |e| {
+            if e.kind == EventKind::Note && !json {
+                eprintln!("note: {}", safe_line(&e.text));
+            }
+        },
+    )?;
+    if json {
+        print_json(&value)?;
+    } else {
+        outln!("handed to the running Quoth (its UI or `quoth serve`): `quoth status` shows the progress");
+    }
+    Ok(0)
+}
+
 pub fn embed(engine: &mut Engine, json: bool) -> Result<i32> {
     engine.reconcile_derived_work()?;
     super::attachments::extract(engine, json)?;

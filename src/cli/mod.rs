@@ -20,6 +20,7 @@ mod bench_imap;
 mod bench_pdf;
 mod bench_retrieval;
 mod bench_selector;
+mod bench_serve;
 mod bench_tui;
 mod demo;
 mod eval;
@@ -165,10 +166,22 @@ pub fn run(cli: Cli) -> Result<i32> {
     let data_dir = data_dir(cli.data_dir.clone())?;
     let json = cli.json;
     match command {
-        Command::Ingest { paths, no_embed } => {
-            ingest::run(&mut open(&data_dir)?, &paths, !no_embed, json)
-        }
-        Command::Embed => ingest::embed(&mut open(&data_dir)?, json),
+        Command::Ingest { paths, no_embed } => match connect(&data_dir)? {
+            Some(mut c) => ingest::run_remote(&mut c, &paths, !no_embed, json),
+            None => ingest::run(&mut open(&data_dir)?, &paths, !no_embed, json),
+        },
+        Command::Embed => match connect(&data_dir)? {
+            Some(mut c) => {
+                let v = c.call(Op::Embed, &mut |_| {})?;
+                if json {
+                    output::print_json(&v)?;
+                } else {
+                    outln!("handed to the running Quoth: `quoth status` shows the progress");
+                }
+                Ok(0)
+            }
+            None => ingest::embed(&mut open(&data_dir)?, json),
+        },
         Command::Status => match connect(&data_dir)? {
             Some(mut c) => {
                 let v = c.call(Op::Status, &mut |_| {})?;

@@ -101,11 +101,25 @@ pub fn run(args: TuiArgs) -> Result<i32> {
         .enable_all()
         .build()?;
     let engine = open(&plan.data_dir)?;
+    let mut app_note_later = None;
     let options = HandleOptions {
         accounts,
         ..HandleOptions::default()
     };
     let (handle, events) = EngineHandle::start_with(engine, answerer, runtime.handle(), options);
+    // While the UI runs, the CLI and other clients reach the engine through it.
+    let requests = handle.requester();
+    let api = quoth::serve::api::Api::over(
+        handle.share(),
+        Box::new(move |request| requests.send(request).is_ok()),
+    );
+    let _alongside = match quoth::serve::serve_alongside(api, &plan.data_dir, runtime.handle()) {
+        Ok(a) => Some(a),
+        Err(e) => {
+            app_note_later = Some(format!("other clients cannot reach this UI: {e}"));
+            None
+        }
+    };
     let mut link = EngineLink { handle, events };
     let mut app = App::new(keymap, Theme::from_env(), AppOptions::default());
     match &plan.ingest {
@@ -120,6 +134,9 @@ pub fn run(args: TuiArgs) -> Result<i32> {
             .note("demo mailbox: press i to ask, e.g. what was the strike price? (? for keys)");
     }
     if let Some(e) = config_error {
+        app.status.error(e);
+    }
+    if let Some(e) = app_note_later {
         app.status.error(e);
     }
     let mut guard = TerminalGuard::enter().context("opening the terminal")?;

@@ -87,76 +87,20 @@ impl Engine {
         progress: &mut dyn FnMut(&EmbedProgress),
     ) -> Result<EmbedReport> {
         let started = Instant::now();
-        // Loaded at the first text that needs it: jobs whose vector is already
-        // stored (after a rebuild, say) finish without the model.
-        let mut embedder: Option<Arc<Embedder>> = None;
         let mut report = EmbedReport::default();
         let mut steps = 0;
         while !stop.load(Ordering::Relaxed) {
-            let mut jobs = self.jobs.claim(EMBED_JOB, BATCH, now_ms())?;
-            if jobs.is_empty() && self.jobs.counts(EMBED_JOB)?.running > 0 {
-                // This process holds the store's lock and has finished its own jobs, so
-                // jobs still running belong to a process that died: take them now
-                // rather than waiting for their leases to expire.
-                jobs = self
-                    .jobs
-                    .claim(EMBED_JOB, BATCH, now_ms() + ORPHAN_AFTER_MS)?;
-            }
-            if jobs.is_empty() {
+            let Some(step) = self.embed_step_claim()? else {
                 break;
-            }
-            let mut finished: Vec<(JobId, u64)> = Vec::new();
-            let mut todo: Vec<(u64, String, JobId, u64)> = Vec::new();
-            for job in &jobs {
-                let Some(id) = payload_id(&job.payload) else {
-                    self.jobs
-                        .fail(job.id, job.lease_token, "bad payload", now_ms())?;
-                    report.failed += 1;
-                    continue;
-                };
-                if self.vectors.contains(id) {
-                    report.already_stored += 1;
-                    finished.push((job.id, job.lease_token));
-                    continue;
-                }
-                match self.store.chunks_with_embed(id)?.into_iter().next() {
-                    Some(chunk) => todo.push((id, chunk.embed_text, job.id, job.lease_token)),
-                    // The chunk is gone (its message was removed): nothing to embed,
-                    // and no job left behind, so the same text arriving again is
-                    // embedded and done jobs keep matching stored vectors.
-                    None => {
-                        self.jobs.forget(EMBED_JOB, &job.payload)?;
-                    }
-                }
-            }
-            if !todo.is_empty() {
-                let model = match &embedder {
-                    Some(m) => m.clone(),
-                    None => {
-                        let m = self.embedder()?;
-                        embedder = Some(m.clone());
-                        m
-                    }
-                };
-                let texts: Vec<&str> = todo.iter().map(|t| t.1.as_str()).collect();
-                match model.embed(&texts) {
-                    Ok(vectors) => {
-                        let items: Vec<(u64, Vec<f32>)> =
-                            todo.iter().map(|t| t.0).zip(vectors).collect();
-                        self.vectors.insert_batch(&items)?;
-                        self.vectors.sync()?;
-                        report.embedded += items.len() as u64;
-                        finished.extend(todo.iter().map(|t| (t.2, t.3)));
-                    }
-                    Err(e) => {
-                        for t in &todo {
-                            self.jobs.fail(t.2, t.3, &e.to_string(), now_ms())?;
-                        }
-                        report.failed += todo.len() as u64;
-                    }
-                }
-            }
-            self.jobs.complete_many(&finished, now_ms())?;
+            };
+            // Loaded at the first text that needs it: jobs whose vector is already
+            // stored (after a rebuild, say) finish without the model.
+            let vectors = if step.texts().is_empty() {
+                Ok(Vec::new())
+            } else {
+                self.embedder()?.embed(&step.texts())
+            };
+            self.embed_step_store(step, vectors, &mut report)?;
             steps += 1;
             if steps % SAVE_EVERY == 0 {
                 self.vectors.save()?;
@@ -167,14 +111,114 @@ impl Engine {
                 rate,
             ));
         }
-        self.vectors.save()?;
-        self.jobs.flush()?;
-        super::privacy::make_private(&self.data_dir)
-            .map_err(|e| crate::store::StoreError::Sled(e.into()))?;
+        self.embed_save()?;
         report.seconds = started.elapsed().as_secs_f64();
         let rate = report.embedded as f64 / report.seconds.max(1e-9);
         report.progress = EmbedProgress::from_counts(self.jobs.counts(EMBED_JOB)?, rate);
         Ok(report)
+    }
+
+    /// Claims the next batch of embedding jobs and reads their texts; None when no
+    /// job is left. Needs the engine for reading only, so a front end can run the
+    /// model on the step's texts without holding the engine at all.
+    pub fn embed_step_claim(&self) -> Result<Option<EmbedStep>> {
+        let mut jobs = self.jobs.claim(EMBED_JOB, BATCH, now_ms())?;
+        if jobs.is_empty() && self.jobs.counts(EMBED_JOB)?.running > 0 {
+            // This process holds the store's lock and has finished its own jobs, so
+            // jobs still running belong to a process that died: take them now
+            // rather than waiting for their leases to expire.
+            jobs = self
+                .jobs
+                .claim(EMBED_JOB, BATCH, now_ms() + ORPHAN_AFTER_MS)?;
+        }
+        if jobs.is_empty() {
+            return Ok(None);
+        }
+        let mut step = EmbedStep::default();
+        for job in &jobs {
+            let Some(id) = payload_id(&job.payload) else {
+                self.jobs
+                    .fail(job.id, job.lease_token, "bad payload", now_ms())?;
+                step.failed += 1;
+                continue;
+            };
+            if self.vectors.contains(id) {
+                step.already_stored += 1;
+                step.finished.push((job.id, job.lease_token));
+                continue;
+            }
+            match self.store.chunks_with_embed(id)?.into_iter().next() {
+                Some(chunk) => step
+                    .todo
+                    .push((id, chunk.embed_text, job.id, job.lease_token)),
+                // The chunk is gone (its message was removed): nothing to embed,
+                // and no job left behind, so the same text arriving again is
+                // embedded and done jobs keep matching stored vectors.
+                None => {
+                    self.jobs.forget(EMBED_JOB, &job.payload)?;
+                }
+            }
+        }
+        Ok(Some(step))
+    }
+
+    /// Stores a claimed step's vectors (in the order of [`EmbedStep::texts`]) and
+    /// completes its jobs, or records why they failed; adds to `report`.
+    pub fn embed_step_store(
+        &mut self,
+        step: EmbedStep,
+        vectors: std::result::Result<Vec<Vec<f32>>, crate::index::embed::EmbedError>,
+        report: &mut EmbedReport,
+    ) -> Result<()> {
+        let mut finished = step.finished;
+        report.failed += step.failed;
+        report.already_stored += step.already_stored;
+        if !step.todo.is_empty() {
+            match vectors {
+                Ok(vectors) => {
+                    let items: Vec<(u64, Vec<f32>)> =
+                        step.todo.iter().map(|t| t.0).zip(vectors).collect();
+                    self.vectors.insert_batch(&items)?;
+                    self.vectors.sync()?;
+                    report.embedded += items.len() as u64;
+                    finished.extend(step.todo.iter().map(|t| (t.2, t.3)));
+                }
+                Err(e) => {
+                    for t in &step.todo {
+                        self.jobs.fail(t.2, t.3, &e.to_string(), now_ms())?;
+                    }
+                    report.failed += step.todo.len() as u64;
+                }
+            }
+        }
+        self.jobs.complete_many(&finished, now_ms())?;
+        Ok(())
+    }
+
+    /// Saves the vector index and the job queue, and keeps the data dir private.
+    pub fn embed_save(&mut self) -> Result<()> {
+        self.vectors.save()?;
+        self.jobs.flush()?;
+        super::privacy::make_private(&self.data_dir)
+            .map_err(|e| crate::store::StoreError::Sled(e.into()))?;
+        Ok(())
+    }
+}
+
+/// One batch of embedding jobs, claimed: the texts to embed and the jobs already
+/// settled.
+#[derive(Debug, Default)]
+pub struct EmbedStep {
+    todo: Vec<(u64, String, JobId, u64)>,
+    finished: Vec<(JobId, u64)>,
+    failed: u64,
+    already_stored: u64,
+}
+
+impl EmbedStep {
+    /// The texts the model must embed, in order.
+    pub fn texts(&self) -> Vec<&str> {
+        self.todo.iter().map(|t| t.1.as_str()).collect()
     }
 }
 

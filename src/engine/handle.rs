@@ -3,9 +3,9 @@
 //! so a slow question or a long ingest cannot freeze them.
 //!
 //! Reads (search, ask) share the engine behind a read lock and run on the blocking
-//! pool; ingest and embedding take the write lock. Embedding yields the lock between
-//! batches whenever a read is waiting, so asking stays possible while a mailbox is
-//! being embedded. Thread lists and messages are read from a clone of the store, which
+//! pool; ingest takes the write lock. Embedding runs the model with no lock held and
+//! takes the write lock only to store a batch's vectors, so searching and asking
+//! never wait for a batch while a mailbox is being embedded. Thread lists and messages are read from a clone of the store, which
 //! needs no lock at all, so the thread list appears even while an ingest holds the
 //! engine.
 //!
@@ -197,8 +197,6 @@ struct Shared {
     readers_waiting: AtomicUsize,
     /// Sync steps waiting for the engine: embedding yields its lock to them.
     writers_waiting: AtomicUsize,
-    /// Set to make a running embedding step aside.
-    yield_embed: AtomicBool,
     /// The newest search request: older ones not yet started are skipped.
     latest_search: AtomicU64,
     /// Ingest, sync or embedding in progress.
@@ -224,6 +222,7 @@ pub struct HandleOptions {
 /// The front end's side: send requests, receive events.
 pub struct EngineHandle {
     requests: mpsc::UnboundedSender<EngineRequest>,
+    shared: Arc<Shared>,
 }
 
 impl EngineHandle {
@@ -254,7 +253,6 @@ impl EngineHandle {
             events: ev_tx,
             readers_waiting: AtomicUsize::new(0),
             writers_waiting: AtomicUsize::new(0),
-            yield_embed: AtomicBool::new(false),
             latest_search: AtomicU64::new(0),
             background_busy: AtomicBool::new(false),
             queued_work: Mutex::new(None),
@@ -265,6 +263,7 @@ impl EngineHandle {
             imap::start(&shared, runtime, options.accounts, options.watch);
         }
         let rt = runtime.clone();
+        let kept = shared.clone();
         runtime.spawn(async move {
             while let Some(request) = req_rx.recv().await {
                 if let EngineRequest::Search { req, .. } = &request {
@@ -276,7 +275,25 @@ impl EngineHandle {
             // The front end is gone: so is the reason to watch its mail.
             shared.imap_commands_close();
         });
-        (EngineHandle { requests: req_tx }, ev_rx)
+        (
+            EngineHandle {
+                requests: req_tx,
+                shared: kept,
+            },
+            ev_rx,
+        )
+    }
+
+    /// The engine as other front ends share it (the socket server of a running UI):
+    /// their reads make embedding step aside as the UI's own do.
+    pub fn share(&self) -> Arc<dyn super::EngineShare> {
+        self.shared.clone()
+    }
+
+    /// A sender of requests, for another front end to start background work that
+    /// this handle's front end then sees (progress, new threads).
+    pub fn requester(&self) -> mpsc::UnboundedSender<EngineRequest> {
+        self.requests.clone()
     }
 
     /// Queues a request; false when the engine has stopped.
@@ -435,10 +452,10 @@ impl Shared {
         });
     }
 
-    /// Runs `f` under the read lock, asking a running embedding to step aside first.
+    /// Runs `f` under the read lock (embedding holds the write lock only to store a
+    /// batch's vectors; sync steps wait while reads are waiting).
     fn read<T>(&self, f: impl FnOnce(&Engine) -> T) -> T {
         self.readers_waiting.fetch_add(1, Ordering::SeqCst);
-        self.yield_embed.store(true, Ordering::SeqCst);
         let guard = self.engine.read().unwrap_or_else(|p| p.into_inner());
         self.readers_waiting.fetch_sub(1, Ordering::SeqCst);
         f(&guard)
@@ -457,7 +474,6 @@ impl Shared {
             std::thread::sleep(Duration::from_millis(2));
         }
         self.writers_waiting.fetch_add(1, Ordering::SeqCst);
-        self.yield_embed.store(true, Ordering::SeqCst);
         let guard = self.write();
         self.writers_waiting.fetch_sub(1, Ordering::SeqCst);
         guard
@@ -470,5 +486,15 @@ impl Shared {
 
     fn imap_commands_close(&self) {
         self.imap.lock().unwrap_or_else(|p| p.into_inner()).take();
+    }
+}
+
+impl super::EngineShare for Shared {
+    fn read_with(&self, f: &mut dyn FnMut(&Engine)) {
+        self.read(|e| f(e))
+    }
+
+    fn write_with(&self, f: &mut dyn FnMut(&mut Engine)) {
+        f(&mut self.write())
     }
 }

@@ -28,7 +28,7 @@ mod sync;
 mod threading;
 mod watch;
 
-pub use access::EngineAccess;
+pub use access::{EngineAccess, EngineShare};
 pub use address_book::MailboxContext;
 pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};

@@ -319,12 +319,37 @@ impl Engine {
                 if allowed.is_some_and(|s| !s.contains(&chunk.message)) {
                     continue;
                 }
+                if self.quotes_a_stored_parent(&chunk)? {
+                    continue;
+                }
                 if seen.insert(chunk.message) {
                     out.push((chunk.message, hit.score, chunk));
                 }
             }
         }
         Ok(out)
+    }
+
+    /// Whether the chunk is the quoted text of a message this one replies to that
+    /// the store holds: that message ranks for its own words, not its replies.
+    fn quotes_a_stored_parent(&self, chunk: &StoredChunk) -> Result<bool> {
+        let quoted = chunk
+            .origin
+            .as_ref()
+            .is_some_and(|o| o.carried == crate::mail::embedded::Carried::Quoted);
+        if !quoted {
+            return Ok(false);
+        }
+        let Some(msg) = self.store.message(&chunk.message)? else {
+            return Ok(false);
+        };
+        for parent in &msg.in_reply_to {
+            let bare = parent.trim().trim_start_matches('<').trim_end_matches('>');
+            if !self.store.keys_by_message_id(bare)?.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The embedding ids of the messages' chunks (body and attachments).

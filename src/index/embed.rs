@@ -138,6 +138,11 @@ fn environment(runtime: &Path) -> Result<ort::environment::Environment> {
 
 pub struct Embedder {
     session: Mutex<Session>,
+    /// A second session, made when a text is embedded while the first runs a batch
+    /// (a search's query while the background embeds mail): one thread, so the
+    /// query waits for no batch.
+    spare: OnceLock<std::result::Result<Mutex<Session>, String>>,
+    paths: ModelPaths,
     tokenizer: Tokenizer,
     cfg: EmbedConfig,
     dim: usize,
@@ -151,15 +156,19 @@ struct Tokens {
 }
 
 impl Embedder {
-    pub fn load(paths: &ModelPaths, cfg: EmbedConfig) -> Result<Self> {
+    fn session(paths: &ModelPaths, threads: usize) -> Result<Session> {
         let env = environment(&paths.runtime)?;
-        let session = Session::builder(&env)
-            .and_then(|b| b.with_intra_threads(cfg.threads.max(1)).map_err(Into::into))
+        Session::builder(&env)
+            .and_then(|b| b.with_intra_threads(threads.max(1)).map_err(Into::into))
             .and_then(|b| b.with_inter_threads(1).map_err(Into::into))
             // Batch shapes vary; a per-shape memory plan only grows the arena.
             .and_then(|b| b.with_memory_pattern(false).map_err(Into::into))
             .and_then(|mut b| b.commit_from_file(&paths.model))
-            .map_err(|e| EmbedError::Model(e.to_string()))?;
+            .map_err(|e| EmbedError::Model(e.to_string()))
+    }
+
+    pub fn load(paths: &ModelPaths, cfg: EmbedConfig) -> Result<Self> {
+        let session = Self::session(paths, cfg.threads)?;
         let mut tokenizer = Tokenizer::from_file(&paths.tokenizer)
             .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
         // The shipped tokenizer.json has padding Fixed(128) and truncation 128 baked in.
@@ -172,6 +181,8 @@ impl Embedder {
             .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
         let embedder = Self {
             session: Mutex::new(session),
+            spare: OnceLock::new(),
+            paths: paths.clone(),
             tokenizer,
             cfg,
             dim: 0,
@@ -224,10 +235,25 @@ impl Embedder {
             "attention_mask" => tensor(mask)?,
             "token_type_ids" => tensor(types)?,
         ];
-        let mut session = self
-            .session
-            .lock()
-            .map_err(|_| EmbedError::Inference("the model session was poisoned".into()))?;
+        let poisoned = || EmbedError::Inference("the model session was poisoned".into());
+        let mut session = match self.session.try_lock() {
+            Ok(s) => s,
+            Err(std::sync::TryLockError::Poisoned(_)) => return Err(poisoned()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                let spare = self.spare.get_or_init(|| {
+                    Self::session(&self.paths, 1)
+                        .map(Mutex::new)
+                        .map_err(|e| e.to_string())
+                });
+                match spare {
+                    Ok(spare) => match spare.try_lock() {
+                        Ok(s) => s,
+                        Err(_) => self.session.lock().map_err(|_| poisoned())?,
+                    },
+                    Err(_) => self.session.lock().map_err(|_| poisoned())?,
+                }
+            }
+        };
         let outputs = session
             .run(inputs)
             .map_err(|e| EmbedError::Inference(e.to_string()))?;

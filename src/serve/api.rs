@@ -6,37 +6,55 @@ use super::protocol::{ApiError, ErrorKind, EventKind, Op};
 use crate::answer::conversation::Conversation;
 use crate::answer::extract::ExtractiveAnswerer;
 use crate::answer::Answerer;
+use crate::engine::handle::EngineRequest;
+use crate::engine::EngineShare;
 use crate::engine::{
     AskEvent, AskOptions, Engine, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode,
 };
 use crate::mail::model::display_list;
 use serde_json::{json, Value};
-use std::sync::{Mutex, RwLock};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// Hits a search returns when the request names no limit.
 pub const DEFAULT_SEARCH_LIMIT: usize = 20;
 /// Threads listed when the request names no limit.
 pub const DEFAULT_THREAD_LIMIT: usize = 200;
 
+/// Hands background work (an ingest, embedding) to the engine handle that owns the
+/// engine, so it runs in the background, yielding to reads, and its progress shows
+/// in the handle's front end; false when that handle is gone.
+pub type Background = Box<dyn Fn(EngineRequest) -> bool + Send + Sync>;
+
 /// One engine shared by every connection: reads run side by side.
 pub struct Api {
-    engine: RwLock<Engine>,
+    engine: Arc<dyn EngineShare>,
+    background: Background,
     /// Asks of one named session run one at a time, so follow-ups see each other.
     sessions: Mutex<()>,
 }
 
 impl Api {
-    pub fn new(engine: Engine) -> Self {
+    /// The engine of a handle (`EngineHandle::share`) and where its background
+    /// work goes (`EngineHandle::requester`).
+    pub fn over(engine: Arc<dyn EngineShare>, background: Background) -> Self {
         Self {
-            engine: RwLock::new(engine),
+            engine,
+            background,
             sessions: Mutex::new(()),
         }
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, Engine> {
-        // A panic in another request leaves the engine as it was between calls: sled
-        // and tantivy keep their own consistency.
-        self.engine.read().unwrap_or_else(|p| p.into_inner())
+    /// Runs `f` with the engine for reading.
+    fn with<T>(&self, f: impl FnOnce(&Engine) -> T) -> T {
+        let mut f = Some(f);
+        let mut out = None;
+        self.engine.read_with(&mut |e| {
+            if let Some(f) = f.take() {
+                out = Some(f(e));
+            }
+        });
+        out.expect("read_with runs its closure once")
     }
 
     /// Runs one operation; `on_event` sees its events as they happen. `Shutdown` is
@@ -68,8 +86,10 @@ impl Api {
                 on_event,
             ),
             Op::Status => self.status(),
-            Op::Stats => to_value(&self.read().stats().map_err(engine_error)?),
-            Op::Message { id } => message_json(&self.read(), &id),
+            Op::Stats => to_value(&self.with(|e| e.stats()).map_err(engine_error)?),
+            Op::Message { id } => self.with(|e| message_json(e, &id)),
+            Op::Ingest { paths, embed } => self.ingest(paths, embed),
+            Op::Embed => self.queue(EngineRequest::Embed),
             Op::Threads { limit } => self.threads(limit.unwrap_or(DEFAULT_THREAD_LIMIT)),
             Op::Shutdown => Err(ApiError::new(
                 ErrorKind::Refused,
@@ -102,7 +122,7 @@ impl Api {
             rerank,
             now: chrono::Utc::now().timestamp(),
         };
-        match self.read().retrieve(query, opts) {
+        match self.with(|e| e.retrieve(query, opts)) {
             Ok(r) => to_value(&r),
             Err(EngineError::Query(e)) => Err(ApiError {
                 kind: ErrorKind::Query,
@@ -125,70 +145,99 @@ impl Api {
         let answerer = answerer(llm).map_err(|m| ApiError::new(ErrorKind::Refused, m))?;
         let _one_session_at_a_time =
             session.map(|_| self.sessions.lock().unwrap_or_else(|p| p.into_inner()));
-        let engine = self.read();
-        let mut conversation = match session {
-            Some(name) => engine.load_session(name).map_err(engine_error)?,
-            None => Conversation::default(),
-        };
-        let opts = AskOptions {
-            thread: thread
-                .map(|t| engine.resolve_thread(t))
-                .transpose()
-                .map_err(engine_error)?,
-            widen: thread.is_none() || widen,
-            ..AskOptions::default()
-        };
-        let mut forward = |e: AskEvent| match e {
-            AskEvent::Rewrite(r) => on_event(EventKind::Rewrite, r),
-            AskEvent::Delta(d) => on_event(EventKind::Delta, d),
-            AskEvent::Note(n) => on_event(EventKind::Note, n),
-        };
-        let outcome = engine
-            .ask(
-                question,
-                &mut conversation,
-                answerer.as_ref(),
-                &opts,
-                &mut forward,
-            )
-            .map_err(engine_error)?;
-        if let Some(name) = session {
-            engine
-                .save_session(name, &conversation)
+        self.with(|engine| {
+            let mut conversation = match session {
+                Some(name) => engine.load_session(name).map_err(engine_error)?,
+                None => Conversation::default(),
+            };
+            let opts = AskOptions {
+                thread: thread
+                    .map(|t| engine.resolve_thread(t))
+                    .transpose()
+                    .map_err(engine_error)?,
+                widen: thread.is_none() || widen,
+                ..AskOptions::default()
+            };
+            let mut forward = |e: AskEvent| match e {
+                AskEvent::Rewrite(r) => on_event(EventKind::Rewrite, r),
+                AskEvent::Delta(d) => on_event(EventKind::Delta, d),
+                AskEvent::Note(n) => on_event(EventKind::Note, n),
+            };
+            let outcome = engine
+                .ask(
+                    question,
+                    &mut conversation,
+                    answerer.as_ref(),
+                    &opts,
+                    &mut forward,
+                )
                 .map_err(engine_error)?;
+            if let Some(name) = session {
+                engine
+                    .save_session(name, &conversation)
+                    .map_err(engine_error)?;
+            }
+            to_value(&outcome)
+        })
+    }
+
+    /// Queues an ingest of mail (then, with `embed`, its attachments and
+    /// embedding) in the background; `quoth status` shows its progress.
+    fn ingest(&self, paths: Vec<String>, embed: bool) -> Result<Value, ApiError> {
+        let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+        if let Some(missing) = paths.iter().find(|p| !p.exists()) {
+            return Err(ApiError::new(
+                ErrorKind::NotFound,
+                format!("{} does not exist", missing.display()),
+            ));
         }
-        to_value(&outcome)
+        self.queue(EngineRequest::Ingest { paths, embed })
+    }
+
+    fn queue(&self, request: EngineRequest) -> Result<Value, ApiError> {
+        if (self.background)(request) {
+            Ok(json!({ "queued": true }))
+        } else {
+            Err(ApiError::new(
+                ErrorKind::Internal,
+                "the engine's background worker is gone",
+            ))
+        }
     }
 
     fn status(&self) -> Result<Value, ApiError> {
-        to_value(&self.read().status_report().map_err(engine_error)?)
+        to_value(&self.with(|e| e.status_report()).map_err(engine_error)?)
     }
 
     fn threads(&self, limit: usize) -> Result<Value, ApiError> {
-        let engine = self.read();
-        let mut threads = Vec::new();
-        for t in engine.store().threads_iter() {
-            threads.push(t.map_err(|e| engine_error(e.into()))?);
-        }
-        crate::engine::handle::sort_threads(&mut threads);
-        threads.truncate(limit);
-        let rows: Vec<Value> = threads
-            .iter()
-            .map(|t| {
-                json!({
-                    "id": t.id.to_hex(),
-                    "subject": t.subject,
-                    "first_date": t.first_date,
-                    "latest_date": t.latest_date,
-                    "messages": t.messages.iter().map(|k| k.to_hex()).collect::<Vec<_>>(),
-                    "senders": t.senders,
-                    "unread": t.unread,
-                    "has_attachment": t.has_attachment,
-                })
-            })
-            .collect();
-        Ok(json!({ "threads": rows }))
+        self.with(|engine| threads_json(engine, limit))
     }
+}
+
+/// Thread summaries, newest first.
+fn threads_json(engine: &Engine, limit: usize) -> Result<Value, ApiError> {
+    let mut threads = Vec::new();
+    for t in engine.store().threads_iter() {
+        threads.push(t.map_err(|e| engine_error(e.into()))?);
+    }
+    crate::engine::handle::sort_threads(&mut threads);
+    threads.truncate(limit);
+    let rows: Vec<Value> = threads
+        .iter()
+        .map(|t| {
+            json!({
+                "id": t.id.to_hex(),
+                "subject": t.subject,
+                "first_date": t.first_date,
+                "latest_date": t.latest_date,
+                "messages": t.messages.iter().map(|k| k.to_hex()).collect::<Vec<_>>(),
+                "senders": t.senders,
+                "unread": t.unread,
+                "has_attachment": t.has_attachment,
+            })
+        })
+        .collect();
+    Ok(json!({ "threads": rows }))
 }
 
 /// The answerer asked for: the OpenAI-compatible model of `QUOTH_LLM_BASE_URL` when

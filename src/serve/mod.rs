@@ -1,7 +1,8 @@
 //! `quoth serve`: one process owns a data directory and serves its engine to any
 //! number of clients: over a Unix socket in the JSON lines protocol of [`protocol`]
 //! (the CLI's subcommands use it when a server runs), and, opt-in, over an HTTP/JSON
-//! API on loopback ([`http`]).
+//! API on loopback ([`http`]). The terminal UI serves the same socket while it is
+//! open ([`serve_alongside`]), over its engine handle.
 //!
 //! The socket lives in `$XDG_RUNTIME_DIR/quoth/` (named after the data directory),
 //! or in the data directory when that is unset; it is mode 0600. A server started
@@ -107,7 +108,19 @@ pub fn run(
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let api = Arc::new(api::Api::new(engine));
+    // The engine runs behind a handle, as under the UI: background work yields to
+    // reads. Nobody shows the handle's events here; they are read and dropped.
+    let (handle, mut events) = crate::engine::handle::EngineHandle::start(
+        engine,
+        Box::new(crate::answer::extract::ExtractiveAnswerer),
+        runtime.handle(),
+    );
+    runtime.spawn(async move { while events.recv().await.is_some() {} });
+    let requests = handle.requester();
+    let api = Arc::new(api::Api::over(
+        handle.share(),
+        Box::new(move |r| requests.send(r).is_ok()),
+    ));
     let life = Arc::new(Lifetime::new(opts.idle_exit.is_some()));
     let socket = socket_path(&opts.data_dir);
     runtime.block_on(async {
@@ -155,9 +168,41 @@ pub fn run(
         Ok::<_, ServeError>(())
     })?;
     let _ = std::fs::remove_file(&socket);
+    drop(handle);
     // Requests still running hold the engine; the runtime's drop waits for them.
     runtime.shutdown_timeout(Duration::from_secs(30));
     Ok(())
+}
+
+/// Serves the socket of `data_dir` on `runtime` beside a front end that owns the
+/// engine (the terminal UI), until the returned guard is dropped: while the UI runs,
+/// the CLI's commands and other clients go through it.
+pub fn serve_alongside(
+    api: api::Api,
+    data_dir: &Path,
+    runtime: &tokio::runtime::Handle,
+) -> Result<Alongside, ServeError> {
+    let socket = socket_path(data_dir);
+    let listener = {
+        let _entered = runtime.enter();
+        bind_socket(&socket)?
+    };
+    let life = Arc::new(Lifetime::new(false));
+    runtime.spawn(socket::accept_loop(listener, Arc::new(api), life.clone()));
+    Ok(Alongside { socket, life })
+}
+
+/// Stops the socket server of a front end and removes its socket when dropped.
+pub struct Alongside {
+    socket: PathBuf,
+    life: Arc<Lifetime>,
+}
+
+impl Drop for Alongside {
+    fn drop(&mut self) {
+        self.life.stop();
+        let _ = std::fs::remove_file(&self.socket);
+    }
 }
 
 /// Binds the socket (its folder 0700, the socket 0600). A socket file left by a

@@ -90,9 +90,23 @@ pub enum Op {
         #[serde(default)]
         limit: Option<usize>,
     },
+    /// Ingest Maildir folders, mbox or .eml files (paths on the server's machine),
+    /// then with `embed` their attachments and embedding, in the background:
+    /// answers `{"queued": true}` at once; `status` shows the progress.
+    Ingest {
+        paths: Vec<String>,
+        #[serde(default = "yes")]
+        embed: bool,
+    },
+    /// Run the pending embedding jobs in the background (`{"queued": true}`).
+    Embed,
     /// Stop the server when it was started in the background for a client (a
     /// foreground `quoth serve` refuses).
     Shutdown,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// One line the server writes for a request.

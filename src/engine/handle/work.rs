@@ -224,47 +224,60 @@ fn read_attachments(shared: &Shared) -> crate::engine::Result<Option<String>> {
     Ok((report.extracted > 0).then(|| format!("read {} attachments", report.extracted)))
 }
 
-/// Runs the embedding jobs in steps, giving the lock to waiting reads in between.
+/// Runs the embedding jobs in steps: each step's jobs are claimed under the read
+/// lock, the model runs with no lock held, and the vectors are stored under a short
+/// write lock, so searches and questions never wait for a batch to be embedded.
 /// Returns None when the model is not there (lexical search still works).
 fn embed(shared: &Shared) -> crate::engine::Result<Option<String>> {
-    if let Err(e) = shared.read(|e| e.embedder()) {
-        return Ok(Some(format!("no semantic search: {e}")));
-    }
-    let mut embedded = 0;
+    let model = match shared.read(|e| e.embedder()) {
+        Ok(m) => m,
+        Err(e) => return Ok(Some(format!("no semantic search: {e}"))),
+    };
+    let mut report = crate::engine::EmbedReport::default();
     let mut last = Instant::now() - PROGRESS_EVERY;
+    let mut steps = 0usize;
     loop {
-        while shared.readers_waiting.load(Ordering::SeqCst) > 0
-            || shared.writers_waiting.load(Ordering::SeqCst) > 0
-        {
+        while shared.writers_waiting.load(Ordering::SeqCst) > 0 {
             std::thread::sleep(Duration::from_millis(2));
         }
-        shared.yield_embed.store(false, Ordering::SeqCst);
-        let report = shared
-            .write()
-            .embed_pending(&shared.yield_embed, &mut |p| {
-                if last.elapsed() >= PROGRESS_EVERY {
-                    last = Instant::now();
-                    shared.progress(Progress::Embed {
-                        done: p.done,
-                        total: p.total,
-                    });
-                }
-            })?;
-        embedded += report.embedded;
-        let left = report
-            .progress
-            .total
-            .saturating_sub(report.progress.done + report.progress.failed);
-        if !shared.yield_embed.load(Ordering::SeqCst) || left == 0 {
-            shared.progress(Progress::Embed {
-                done: report.progress.done,
-                total: report.progress.total,
-            });
+        let Some(step) = shared.read(|e| e.embed_step_claim())? else {
             break;
+        };
+        let texts = step.texts();
+        let vectors = if texts.is_empty() {
+            Ok(Vec::new())
+        } else {
+            model.embed(&texts)
+        };
+        drop(texts);
+        shared
+            .write()
+            .embed_step_store(step, vectors, &mut report)?;
+        steps += 1;
+        if steps.is_multiple_of(EMBED_SAVE_EVERY) {
+            shared.write().embed_save()?;
+        }
+        if last.elapsed() >= PROGRESS_EVERY {
+            last = Instant::now();
+            let p = shared.read(|e| e.embed_progress())?;
+            shared.progress(Progress::Embed {
+                done: p.done,
+                total: p.total,
+            });
         }
     }
+    shared.write().embed_save()?;
+    let p = shared.read(|e| e.embed_progress())?;
+    shared.progress(Progress::Embed {
+        done: p.done,
+        total: p.total,
+    });
+    let embedded = report.embedded;
     Ok((embedded > 0).then(|| format!("embedded {embedded} passages")))
 }
+
+/// Embedding steps between two saves of the vector index.
+const EMBED_SAVE_EVERY: usize = 50;
 
 /// Sends the thread list in batches as it is read; each batch is sorted newest first
 /// and the front end merges them, so a large mailbox shows threads before its whole
