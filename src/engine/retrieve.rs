@@ -203,8 +203,8 @@ impl Engine {
         }
 
         let t = Instant::now();
-        let lexical = if opts.mode != SearchMode::Semantic {
-            self.lexical_ranked(parsed, &split)?
+        let lexical = if opts.mode != SearchMode::Semantic || split.text.trim().is_empty() {
+            self.lexical_ranked(parsed, &split, DEPTH.max(opts.limit))?
         } else {
             Vec::new()
         };
@@ -218,12 +218,29 @@ impl Engine {
         timings.insert("dense", ms(t));
 
         let t = Instant::now();
-        let mut candidates = self.fuse(&lexical, &dense, opts.mode);
+        // Filters alone have no meaning to search for: they list, in every mode.
+        let fuse_mode = if split.text.trim().is_empty() {
+            SearchMode::Lexical
+        } else {
+            opts.mode
+        };
+        let mut candidates = self.fuse(&lexical, &dense, fuse_mode);
         if !hints.avoid.is_empty() {
             candidates.retain(|c| !hints.avoid.contains(&c.key));
         }
         if opts.mode == SearchMode::Hybrid {
             self.apply_heuristics(&mut candidates, &split, allowed.as_ref())?;
+        }
+        if split.text.trim().is_empty() {
+            // Filters alone (a date range, a folder, `*`): nothing to rank by
+            // relevance, so the newest mail comes first, as in notmuch.
+            let mut dated = Vec::with_capacity(candidates.len());
+            for c in candidates {
+                let date = self.store.message(&c.key)?.and_then(|m| m.date);
+                dated.push((date, c));
+            }
+            dated.sort_by_key(|d| std::cmp::Reverse(d.0));
+            candidates = dated.into_iter().map(|(_, c)| c).collect();
         }
         timings.insert("fusion", ms(t));
 
@@ -261,16 +278,29 @@ impl Engine {
     /// BM25 ranking: messages matching every word first (notmuch semantics), then, when
     /// those are few, messages matching any of the content words, so a question asked
     /// in plain words still finds the message that shares most of them.
-    fn lexical_ranked(&self, parsed: &Query, split: &SplitQuery) -> Result<Vec<(MessageKey, f32)>> {
+    fn lexical_ranked(
+        &self,
+        parsed: &Query,
+        split: &SplitQuery,
+        depth: usize,
+    ) -> Result<Vec<(MessageKey, f32)>> {
         let compiled = compile(parsed, &self.lexical);
+        if split.text.trim().is_empty() {
+            return Ok(self
+                .lexical
+                .newest(compiled.as_ref(), depth)?
+                .into_iter()
+                .map(|h| (h.key, h.score))
+                .collect());
+        }
         let mut ranked: Vec<(MessageKey, f32)> = self
             .lexical
-            .search(compiled.as_ref(), DEPTH)?
+            .search(compiled.as_ref(), depth)?
             .into_iter()
             .map(|h| (h.key, h.score))
             .collect();
         let terms = content_terms(&split.text);
-        if ranked.len() < DEPTH && terms.len() > 1 {
+        if ranked.len() < depth && terms.len() > 1 {
             let any_word = Query::Or(terms.into_iter().map(Query::Term).collect());
             let relaxed = match &split.filters {
                 Some(f) => Query::And(vec![f.clone(), any_word]),
@@ -279,12 +309,12 @@ impl Engine {
             let seen: HashSet<MessageKey> = ranked.iter().map(|h| h.0).collect();
             let more = self
                 .lexical
-                .search(compile(&relaxed, &self.lexical).as_ref(), DEPTH)?;
+                .search(compile(&relaxed, &self.lexical).as_ref(), depth)?;
             ranked.extend(
                 more.into_iter()
                     .filter(|h| !seen.contains(&h.key))
                     .map(|h| (h.key, h.score))
-                    .take(DEPTH - ranked.len()),
+                    .take(depth - ranked.len()),
             );
         }
         Ok(ranked)

@@ -284,6 +284,29 @@ impl LexicalIndex {
         Ok(hits)
     }
 
+    /// The newest `limit` messages matching a query, newest first (a query of
+    /// filters alone has nothing to rank by relevance).
+    pub fn newest(&self, query: &dyn TantivyQuery, limit: usize) -> Result<Vec<LexicalHit>> {
+        let searcher = self.reader.searcher();
+        let top = searcher.search(
+            query,
+            &TopDocs::with_limit(limit.max(1))
+                .order_by_fast_field::<i64>("date", tantivy::Order::Desc),
+        )?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (_, addr) in top {
+            let doc: TantivyDocument = searcher.doc(addr)?;
+            let key = doc
+                .get_first(self.fields.key)
+                .and_then(|v| v.as_str())
+                .and_then(MessageKey::from_hex);
+            if let Some(key) = key {
+                hits.push(LexicalHit { key, score: 1.0 });
+            }
+        }
+        Ok(hits)
+    }
+
     /// Every message matching a query (used for filters): no ranking, no limit.
     pub fn matching_keys(
         &self,

@@ -14,6 +14,9 @@ use tantivy::Term;
 
 /// Compiles a parsed query. Words that tokenize to nothing (pure punctuation) are
 /// ignored inside AND and OR; a query of nothing but such words matches nothing.
+/// The query word that matches every message.
+pub const MATCH_ALL: &str = "*";
+
 pub fn compile(query: &Query, index: &LexicalIndex) -> Box<dyn TQuery> {
     compile_opt(query, index).unwrap_or_else(|| Box::new(EmptyQuery))
 }
@@ -21,6 +24,8 @@ pub fn compile(query: &Query, index: &LexicalIndex) -> Box<dyn TQuery> {
 fn compile_opt(query: &Query, idx: &LexicalIndex) -> Option<Box<dyn TQuery>> {
     let f = idx.fields;
     match query {
+        // `*` matches every message, as in notmuch.
+        Query::Term(text) if text == MATCH_ALL => Some(Box::new(tantivy::query::AllQuery)),
         Query::Term(text) | Query::Phrase(text) => free_text(text, idx),
         Query::Field(field, value) => field_query(field, value, idx, &f),
         Query::Date { start, end } => {

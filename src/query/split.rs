@@ -56,6 +56,8 @@ pub fn split_query(q: &Query) -> SplitQuery {
 /// words describe the topic); anything else is a filter.
 fn collect(q: &Query, words: &mut Vec<String>, filters: &mut Vec<Query>) {
     match q {
+        // `*` (every message) says nothing about the topic.
+        Query::Term(w) if w == "*" => {}
         Query::Term(w) | Query::Phrase(w) => words.push(w.clone()),
         Query::Or(children) if children.iter().all(is_text) => {
             for c in children {
