@@ -147,6 +147,8 @@ fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
     assert!(screen.contains("› What is the strike price"), "{screen}");
 
     tmux.send(&["Escape"]);
+    // Sent at once, Escape and 1 would read as Alt-1: wait for typing mode to end.
+    tmux.wait_for("typing mode to end", 10, |s| !s.contains("Esc leaves"));
     tmux.send(&["1"]);
     let screen = tmux.wait_for("the cited message", 30, |s| {
         s.contains("Evidence (") && s.contains(" evidence ") && s.matches("14.50").count() >= 3
