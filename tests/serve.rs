@@ -88,6 +88,11 @@ fn the_cli_and_the_http_api_share_one_server() {
     assert_eq!(asked["abstained"], false, "{asked}");
     let searched = json_of(&dir, &["search", "--mode", "lexical", "roof inspection"]);
     assert!(!hit_keys(&searched).is_empty());
+    let cited = asked["citations"][0]["message_id"]
+        .as_str()
+        .expect("cited id")
+        .to_string();
+    let shown = json_of(&dir, &["show", &cited]);
 
     // A non-loopback address needs --allow-remote.
     let remote = quoth(&dir)
@@ -108,6 +113,13 @@ fn the_cli_and_the_http_api_share_one_server() {
         answer_part(&json_of(&dir, &["ask", QUESTION])),
         answer_part(&asked)
     );
+    assert_eq!(json_of(&dir, &["show", &cited]), shown);
+    let text = quoth(&dir)
+        .args(["show", &cited])
+        .output()
+        .expect("show runs");
+    assert!(text.status.success());
+    assert!(String::from_utf8_lossy(&text.stdout).contains("──── authored"));
     let status = json_of(&dir, &["status"]);
     assert!(status["embedding"]["total"].as_u64().is_some(), "{status}");
     let stats = json_of(&dir, &["stats"]);
@@ -189,7 +201,7 @@ fn the_cli_and_the_http_api_share_one_server() {
         .expect("message answers")
         .json()
         .expect("JSON");
-    assert_eq!(message["message_id"].as_str(), Some(cited));
+    assert_eq!(message, shown);
     let missing = http
         .get(format!("{base}messages/no-such-message"))
         .header("Authorization", &bearer)

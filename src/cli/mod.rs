@@ -230,7 +230,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Eval { file, llm, verbose } => {
             eval::run(&open(&data_dir)?, &file, llm, verbose, json)
         }
-        Command::Show { id } => show::run(&open(&data_dir)?, &id, json),
+        Command::Show { id } => match connect(&data_dir)? {
+            Some(mut c) => show::run_remote(&mut c, &id, json),
+            None => show::run(&open(&data_dir)?, &id, json),
+        },
         Command::Stats => match connect(&data_dir)? {
             Some(mut c) => {
                 let v = c.call(Op::Stats, &mut |_| {})?;

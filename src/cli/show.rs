@@ -1,46 +1,68 @@
 //! `quoth show MESSAGE_ID`
 
 use super::output::{date, print_json, safe, safe_line};
-use anyhow::Result;
-use quoth::engine::Engine;
-use quoth::mail::model::display_list;
+use anyhow::{Context, Result};
+use quoth::engine::{AttachmentState, Engine};
+use quoth::serve::client::Client;
+use quoth::serve::protocol::Op;
+use serde_json::Value;
 
 pub fn run(engine: &Engine, id: &str, json: bool) -> Result<i32> {
-    let msg = engine.find_message(id)?;
-    let thread = engine.thread_of(&msg.key)?.map(|t| t.to_hex());
-    let states = engine.attachment_states(&msg)?;
+    let message = quoth::serve::api::message_json(engine, id)?;
+    show(&message, json)
+}
+
+/// Shows a message read through the data directory's server.
+pub fn run_remote(client: &mut Client, id: &str, json: bool) -> Result<i32> {
+    let message = client.call(
+        Op::Message {
+            message: id.to_string(),
+        },
+        &mut |_| {},
+    )?;
+    show(&message, json)
+}
+
+/// The message as `--json` gives it, or as text with its segments marked.
+fn show(m: &Value, json: bool) -> Result<i32> {
     if json {
-        print_json(&quoth::serve::api::message_json(engine, id)?)?;
+        print_json(m)?;
         return Ok(0);
     }
+    let field = |name: &str| m[name].as_str().unwrap_or_default().to_string();
     outln!(
         "Message-ID: {}",
-        safe_line(msg.message_id.as_deref().unwrap_or("-"))
+        safe_line(m["message_id"].as_str().unwrap_or("-"))
     );
-    outln!("Key:        {}", msg.key);
-    outln!("Thread:     {}", thread.unwrap_or_default());
-    outln!("Date:       {}", date(msg.date));
-    outln!("From:       {}", safe_line(&display_list(&msg.from)));
-    outln!("To:         {}", safe_line(&display_list(&msg.to)));
-    if !msg.cc.is_empty() {
-        outln!("Cc:         {}", safe_line(&display_list(&msg.cc)));
+    outln!("Key:        {}", field("key"));
+    outln!("Thread:     {}", field("thread_id"));
+    outln!("Date:       {}", date(m["date"].as_i64()));
+    outln!("From:       {}", safe_line(&field("from")));
+    outln!("To:         {}", safe_line(&field("to")));
+    if !field("cc").is_empty() {
+        outln!("Cc:         {}", safe_line(&field("cc")));
     }
-    outln!("Subject:    {}", safe_line(&msg.subject));
+    outln!("Subject:    {}", safe_line(&field("subject")));
     outln!(
         "Folder:     {}  flags: {}",
-        safe_line(&msg.folder),
-        safe_line(&msg.flags)
+        safe_line(&field("folder")),
+        safe_line(&field("flags"))
     );
-    outln!("Source:     {}", safe_line(&msg.location.describe()));
+    outln!("Source:     {}", safe_line(&field("source")));
+    let states: Vec<AttachmentState> = serde_json::from_value(m["attachments"].clone())
+        .context("reading the message's attachments")?;
     super::attachments::print_states(&states);
-    for seg in &msg.segments {
+    for seg in m["segments"].as_array().into_iter().flatten() {
         outln!(
             "──── {} [{}..{}] ────",
-            seg.kind.label(),
-            seg.start,
-            seg.end
+            seg["kind"].as_str().unwrap_or_default(),
+            seg["start"],
+            seg["end"]
         );
-        outln!("{}", safe(msg.segment_text(seg).trim_end()));
+        outln!(
+            "{}",
+            safe(seg["text"].as_str().unwrap_or_default().trim_end())
+        );
     }
     Ok(0)
 }

@@ -24,7 +24,7 @@ pub fn configured_viewer() -> String {
 }
 
 /// Where one attachment stands, worded for the user in `message`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct AttachmentState {
     pub index: u32,
     pub name: String,

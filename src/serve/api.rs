@@ -87,7 +87,7 @@ impl Api {
             ),
             Op::Status => self.status(),
             Op::Stats => to_value(&self.with(|e| e.stats()).map_err(engine_error)?),
-            Op::Message { id } => self.with(|e| message_json(e, &id)),
+            Op::Message { message } => self.with(|e| message_json(e, &message)),
             Op::Ingest { paths, embed } => self.ingest(paths, embed),
             Op::Embed => self.queue(EngineRequest::Embed),
             Op::Threads { limit } => self.threads(limit.unwrap_or(DEFAULT_THREAD_LIMIT)),

@@ -83,7 +83,9 @@ impl Client {
             }
             let reply: Reply = serde_json::from_str(line.trim())
                 .map_err(|e| ClientError::Garbled(e.to_string()))?;
-            if reply.id != id {
+            // Id 0 answers a request the server could not read at all: this one, as
+            // this client has one request in flight at a time.
+            if reply.id != id && reply.id != 0 {
                 continue;
             }
             match reply.body {

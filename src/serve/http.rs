@@ -179,7 +179,7 @@ async fn threads(State(s): State<AppState>, Query(p): Query<ThreadParams>) -> Re
 }
 
 async fn message(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    call(s.api, Op::Message { id }).await
+    call(s.api, Op::Message { message: id }).await
 }
 
 async fn status(State(s): State<AppState>) -> Response {

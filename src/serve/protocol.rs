@@ -84,7 +84,7 @@ pub enum Op {
     /// `quoth stats --json`.
     Stats,
     /// `quoth show --json`: one message by Message-ID or key.
-    Message { id: String },
+    Message { message: String },
     /// Thread summaries, newest first.
     Threads {
         #[serde(default)]
@@ -207,6 +207,19 @@ mod tests {
         );
         let status: Request = serde_json::from_str(r#"{"id":7,"op":"status"}"#).expect("parses");
         assert_eq!(status.op, Op::Status);
+        // No operation has a field of its own named like the request's id.
+        let show = Request {
+            id: 8,
+            op: Op::Message {
+                message: "<a@b>".into(),
+            },
+        };
+        let text = serde_json::to_string(&show).expect("serialises");
+        assert_eq!(text, r#"{"id":8,"op":"message","message":"<a@b>"}"#);
+        assert_eq!(
+            serde_json::from_str::<Request>(&text).expect("parses"),
+            show
+        );
         let reply = Reply {
             id: 2,
             body: ReplyBody::Error(ApiError::new(ErrorKind::Query, "bad")),

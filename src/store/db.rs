@@ -33,7 +33,7 @@ pub enum StoreError {
         found: u32,
         expected: u32,
     },
-    #[error("another Quoth process has the data directory open ({0} is locked): close it or wait for it to finish; while `quoth serve` runs, `search`, `ask`, `status` and `stats` go through it")]
+    #[error("another Quoth process has the data directory open ({0} is locked): close it or wait for it to finish; while `quoth serve` or the UI runs, `search`, `ask`, `show`, `status`, `stats`, `ingest` and `embed` go through it")]
     Locked(String),
     #[error("the store at {path} looks damaged ({reason}): run `quoth rebuild` to re-read your mail into a new store")]
     Damaged { path: String, reason: String },
