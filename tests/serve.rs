@@ -220,16 +220,12 @@ fn the_cli_and_the_http_api_share_one_server() {
     // An ingest from the CLI runs in the server's background; its mail becomes
     // searchable for every client.
     let more = tmp.path().join("more");
-    for sub in ["cur", "new", "tmp"] {
-        std::fs::create_dir_all(more.join(sub)).expect("maildir");
-    }
-    std::fs::write(
-        more.join("cur/1.test:2,S"),
+    common::maildir_with_one(
+        &more,
         "From: Dana Reyes <dana@example.com>\r\nTo: you@example.com\r\n\
          Subject: Greenhouse permit approved\r\nMessage-ID: <permit-1@example.com>\r\n\
          Date: Tue, 12 Mar 2024 09:30:00 +0000\r\n\r\nThe greenhouse permit came through.\r\n",
-    )
-    .expect("write mail");
+    );
     let queued = json_of(
         &dir,
         &["ingest", "--no-embed", more.to_str().expect("utf-8 path")],

@@ -402,16 +402,12 @@ fn cli_clients_and_an_ingest_go_through_the_open_ui() {
 
     // Mail ingested from the CLI shows up in the open UI.
     let more = tmp.path().join("more");
-    for sub in ["cur", "new", "tmp"] {
-        std::fs::create_dir_all(more.join(sub)).expect("maildir");
-    }
-    std::fs::write(
-        more.join("cur/1.test:2,S"),
+    common::maildir_with_one(
+        &more,
         "From: Dana Reyes <dana@example.com>\r\nTo: you@example.com\r\n\
          Subject: Greenhouse permit approved\r\nMessage-ID: <permit-1@example.com>\r\n\
          Date: Tue, 12 Mar 2024 09:30:00 +0000\r\n\r\nThe permit came through today.\r\n",
-    )
-    .expect("write mail");
+    );
     let out = cli(&data)
         .args(["ingest", "--no-embed"])
         .arg(&more)

@@ -7,6 +7,7 @@ mod answer_eval;
 mod ask;
 mod attachment_view;
 mod attachments;
+mod dense;
 mod embedding;
 mod evidence_pack;
 pub mod handle;

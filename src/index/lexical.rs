@@ -272,12 +272,7 @@ impl LexicalIndex {
         let top = searcher.search(query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
         let mut hits = Vec::with_capacity(top.len());
         for (score, addr) in top {
-            let doc: TantivyDocument = searcher.doc(addr)?;
-            let key = doc
-                .get_first(self.fields.key)
-                .and_then(|v| v.as_str())
-                .and_then(MessageKey::from_hex);
-            if let Some(key) = key {
+            if let Some(key) = self.key_of(&searcher, addr)? {
                 hits.push(LexicalHit { key, score });
             }
         }
@@ -295,12 +290,7 @@ impl LexicalIndex {
         )?;
         let mut hits = Vec::with_capacity(top.len());
         for (_, addr) in top {
-            let doc: TantivyDocument = searcher.doc(addr)?;
-            let key = doc
-                .get_first(self.fields.key)
-                .and_then(|v| v.as_str())
-                .and_then(MessageKey::from_hex);
-            if let Some(key) = key {
+            if let Some(key) = self.key_of(&searcher, addr)? {
                 hits.push(LexicalHit { key, score: 1.0 });
             }
         }
@@ -316,16 +306,24 @@ impl LexicalIndex {
         let docs = searcher.search(query, &tantivy::collector::DocSetCollector)?;
         let mut keys = std::collections::HashSet::with_capacity(docs.len());
         for addr in docs {
-            let doc: TantivyDocument = searcher.doc(addr)?;
-            if let Some(key) = doc
-                .get_first(self.fields.key)
-                .and_then(|v| v.as_str())
-                .and_then(MessageKey::from_hex)
-            {
+            if let Some(key) = self.key_of(&searcher, addr)? {
                 keys.insert(key);
             }
         }
         Ok(keys)
+    }
+
+    /// The message key of an indexed document.
+    fn key_of(
+        &self,
+        searcher: &tantivy::Searcher,
+        addr: tantivy::DocAddress,
+    ) -> Result<Option<MessageKey>> {
+        let doc: TantivyDocument = searcher.doc(addr)?;
+        Ok(doc
+            .get_first(self.fields.key)
+            .and_then(|v| v.as_str())
+            .and_then(MessageKey::from_hex))
     }
 
     /// A snippet of `body` around the query's terms, with the byte ranges to highlight.

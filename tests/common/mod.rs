@@ -151,3 +151,11 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// A new Maildir at `dir` holding one message, `raw`, in `cur/`.
+pub fn maildir_with_one(dir: &Path, raw: &str) {
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("maildir");
+    }
+    std::fs::write(dir.join("cur/1.test:2,S"), raw).expect("write mail");
+}
