@@ -34,8 +34,11 @@ impl Harness {
 
     pub fn with_mailbox(mailbox: &std::path::Path, theme: Theme, w: u16, h: u16) -> Harness {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut engine = common::open(dir.path());
-        common::ingest(&mut engine, &[mailbox.to_path_buf()]);
+        // Reading marks mail read in its files: the UI gets a copy of the fixture.
+        let mail = dir.path().join("mail");
+        common::copy_dir(mailbox, &mail);
+        let mut engine = common::open(&dir.path().join("data"));
+        common::ingest(&mut engine, &[mail]);
         if common::models().is_some() {
             common::embed_all(&mut engine);
         } else {

@@ -91,19 +91,6 @@ impl Drop for Tmux {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
-
 #[test]
 fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
     if !common::program("tmux") {
@@ -111,7 +98,7 @@ fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
     }
     let tmp = tempfile::tempdir().expect("temp dir");
     let mail = tmp.path().join("mail");
-    copy_dir(&common::demo_mailbox(), &mail);
+    common::copy_dir(&common::demo_mailbox(), &mail);
     let data = tmp.path().join("data");
     // No IMAP account, whatever the user running the test has configured.
     let no_accounts = tmp.path().join("no-accounts.toml");
@@ -146,8 +133,7 @@ fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
     });
     assert!(screen.contains("› What is the strike price"), "{screen}");
 
-    tmux.send(&["Escape"]);
-    // Sent at once, Escape and 1 would read as Alt-1: wait for typing mode to end.
+    // The answer ends typing mode by itself: digits open its citations.
     tmux.wait_for("typing mode to end", 10, |s| !s.contains("Esc leaves"));
     tmux.send(&["1"]);
     let screen = tmux.wait_for("the cited message", 30, |s| {
@@ -265,7 +251,7 @@ fn hostile_mail_neither_retitles_the_terminal_nor_writes_the_clipboard() {
     }
     let tmp = tempfile::tempdir().expect("temp dir");
     let mail = tmp.path().join("mail");
-    copy_dir(
+    common::copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-mail"),
         &mail,
     );
@@ -305,7 +291,9 @@ fn hostile_mail_neither_retitles_the_terminal_nor_writes_the_clipboard() {
     tmux.wait_for("the answer", 60, |s| {
         s.contains("May 8") && s.contains("[1]")
     });
-    tmux.send(&["Escape", "1"]);
+    // The answer ends typing mode by itself: digits open its citations.
+    tmux.wait_for("typing mode to end", 10, |s| !s.contains("Esc leaves"));
+    tmux.send(&["1"]);
     tmux.wait_for("the evidence", 30, |s| s.contains("Evidence (1)"));
     let after = title(&tmux);
     assert!(
@@ -338,7 +326,7 @@ fn cli_clients_and_an_ingest_go_through_the_open_ui() {
     }
     let tmp = tempfile::tempdir().expect("temp dir");
     let mail = tmp.path().join("mail");
-    copy_dir(&common::demo_mailbox(), &mail);
+    common::copy_dir(&common::demo_mailbox(), &mail);
     let data = tmp.path().join("data");
     let no_accounts = tmp.path().join("no-accounts.toml");
     std::fs::write(&no_accounts, "").expect("config");
@@ -434,4 +422,80 @@ fn cli_clients_and_an_ingest_go_through_the_open_ui() {
         !data.join("server.sock").exists(),
         "the socket goes with the UI"
     );
+}
+
+/// Reading marks a message read in its Maildir file, and the user's own keys for
+/// the named commands (F-keys in keymap.toml) flag it and mark it unread again.
+#[test]
+fn reading_and_flagging_rename_the_maildir_files() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mail = tmp.path().join("mail");
+    common::copy_dir(&common::demo_mailbox(), &mail);
+    let config = tmp.path().join("config");
+    std::fs::create_dir_all(config.join("quoth")).expect("config dir");
+    std::fs::write(
+        config.join("quoth/keymap.toml"),
+        "[reader]\nkeymap = [\n  { on = [\"<F5>\"], run = \"toggle_flag\" },\n  \
+         { on = [\"<F6>\"], run = \"toggle_read\" },\n]\n",
+    )
+    .expect("keymap");
+    std::fs::write(config.join("quoth/config.toml"), "").expect("config");
+    let names = |suffix: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        for folder in ["inbox", "sent"] {
+            for e in std::fs::read_dir(mail.join(folder).join("cur")).expect("cur") {
+                let name = e.expect("entry").file_name().to_string_lossy().into_owned();
+                if name.ends_with(suffix) {
+                    out.push(name);
+                }
+            }
+        }
+        out
+    };
+    let unread_before = names(":2,").len();
+    assert!(unread_before > 0, "the demo mailbox has unread mail");
+    let command = format!(
+        "env QUOTH_DATA_DIR='{}' XDG_CONFIG_HOME='{}' NO_COLOR=1 TERM=xterm-256color '{}' \
+         --maildir '{}'",
+        tmp.path().join("data").display(),
+        config.display(),
+        env!("CARGO_BIN_EXE_quoth"),
+        mail.display()
+    );
+    let tmux = Tmux::start(&command);
+    // Rows with the unread mark: the list has arrived.
+    tmux.wait_for("the thread list", 90, |s| {
+        s.contains("Threads (") && s.contains('•') && !s.contains("loading")
+    });
+    // The newest thread is unread: opening it marks its message read.
+    let unread_file = names(":2,").into_iter().max().expect("an unread file");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the reader", 20, |s| s.contains("Folder: "));
+    let wait_file = |what: &str, ok: &dyn Fn() -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !ok() {
+            assert!(Instant::now() < deadline, "{what}:\n{}", tmux.screen());
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let stem = unread_file.trim_end_matches(":2,").to_string();
+    wait_file("the opened message marked S in its file name", &|| {
+        names(":2,S").contains(&format!("{stem}:2,S"))
+    });
+    assert_eq!(names(":2,").len(), unread_before - 1);
+    tmux.send(&["F5"]);
+    wait_file("the message flagged in its file name", &|| {
+        names(":2,FS").contains(&format!("{stem}:2,FS"))
+    });
+    tmux.wait_for("the flag on screen", 10, |s| s.contains("⚑ flagged"));
+    tmux.send(&["F6"]);
+    wait_file("the message unread again", &|| {
+        names(":2,F").contains(&format!("{stem}:2,F"))
+    });
+    tmux.wait_for("the note", 10, |s| s.contains("marked unread"));
+    tmux.send(&["q"]);
+    quit(&tmux);
 }

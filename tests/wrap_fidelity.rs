@@ -108,7 +108,7 @@ fn drawn(msg: &quoth::store::StoredMessage, width: u16) -> String {
     use quoth::tui::panes::reader::{render, ReaderState};
     use ratatui::{backend::TestBackend, Terminal};
     let theme = quoth::tui::theme::Theme::plain();
-    let runs = quoth::tui::panes::reader::message_runs(msg, &[], None, false, &theme);
+    let runs = quoth::tui::panes::reader::message_runs(msg, &[], None, false, Some(&[]), &theme);
     let height = wrap(&runs, width).len() as u16 + 6;
     let mut state = ReaderState::new(
         quoth::mail::model::ThreadId::of_root(&msg.key),

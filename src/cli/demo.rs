@@ -29,6 +29,45 @@ pub fn demo_mailbox() -> PathBuf {
         })
 }
 
+/// The demo's own copy of the demo mailbox, in its data dir, made on first use: the
+/// demo reads and flags mail like any mailbox, and the shipped one stays as shipped.
+pub fn demo_mailbox_copy(data_dir: &std::path::Path) -> Result<PathBuf> {
+    let shipped = demo_mailbox();
+    anyhow::ensure!(
+        shipped.is_dir(),
+        "the demo mailbox is missing at {}",
+        shipped.display()
+    );
+    let copy = data_dir.join("demo-mailbox");
+    if !copy.is_dir() {
+        let partial = data_dir.join("demo-mailbox.partial");
+        let _ = std::fs::remove_dir_all(&partial);
+        copy_tree(&shipped, &partial)
+            .with_context(|| format!("copying the demo mailbox into {}", data_dir.display()))?;
+        std::fs::rename(&partial, &copy)?;
+    }
+    Ok(copy)
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+            std::fs::set_permissions(&target, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+        }
+    }
+    Ok(())
+}
+
 /// The demo's data dir: the one given, else `quoth-demo` in the XDG data dir.
 pub fn demo_data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
     match given {
@@ -41,13 +80,8 @@ pub fn demo_data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
 
 pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
     let data_dir = demo_data_dir(data_dir)?;
-    let mailbox = demo_mailbox();
-    anyhow::ensure!(
-        mailbox.is_dir(),
-        "the demo mailbox is missing at {}",
-        mailbox.display()
-    );
     let mut engine = Engine::open(&data_dir)?;
+    let mailbox = demo_mailbox_copy(&data_dir)?;
     let report = engine.ingest(std::slice::from_ref(&mailbox), &mut |_| {})?;
     super::attachments::extract(&mut engine, true)?;
     match engine.embedder() {

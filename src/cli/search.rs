@@ -122,6 +122,14 @@ fn print_text(r: &Retrieval, explain: bool) {
             safe_line(hit.message_id.as_deref().unwrap_or("-")),
             &hit.key
         );
+        if !hit.folder.is_empty() {
+            let mut folders = safe_line(&hit.folder).into_owned();
+            for f in &hit.also_in {
+                folders.push_str(", ");
+                folders.push_str(&safe_line(f));
+            }
+            outln!("    folder: {folders}");
+        }
         if explain {
             let s = &h.stages;
             let rank = |r: Option<usize>, sc: Option<f32>| match (r, sc) {

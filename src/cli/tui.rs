@@ -52,13 +52,8 @@ pub fn plan(args: &TuiArgs, has_accounts: bool) -> Result<Plan> {
         });
     }
     let data_dir = super::demo::demo_data_dir(args.data_dir.clone())?;
-    let mailbox = super::demo::demo_mailbox();
-    anyhow::ensure!(
-        mailbox.is_dir(),
-        "the demo mailbox is missing at {}",
-        mailbox.display()
-    );
     let fresh = !data_dir.join("store").is_dir();
+    let mailbox = super::demo::demo_mailbox_copy(&data_dir)?;
     Ok(Plan {
         data_dir,
         ingest: fresh.then_some(mailbox),
@@ -91,6 +86,15 @@ pub fn accounts(given: Option<&Path>) -> (Vec<AccountConfig>, Option<String>) {
     }
 }
 
+/// The `[reader]` settings of the config file (defaults when it is absent or, as
+/// [`accounts`] reports, unreadable).
+fn reader_config(given: Option<&Path>) -> config::ReaderConfig {
+    config::config_path(given)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|text| config::parse_reader(&text).ok())
+        .unwrap_or_default()
+}
+
 pub fn run(args: TuiArgs) -> Result<i32> {
     let (accounts, config_error) = accounts(args.config.as_deref());
     let plan = plan(&args, !accounts.is_empty())?;
@@ -121,7 +125,11 @@ pub fn run(args: TuiArgs) -> Result<i32> {
         }
     };
     let mut link = EngineLink { handle, events };
-    let mut app = App::new(keymap, Theme::from_env(), AppOptions::default());
+    let app_options = AppOptions {
+        mark_read: reader_config(args.config.as_deref()).mark_read,
+        ..AppOptions::default()
+    };
+    let mut app = App::new(keymap, Theme::from_env(), app_options);
     match &plan.ingest {
         Some(path) => app.start_background(EngineRequest::Ingest {
             paths: vec![path.clone()],

@@ -60,8 +60,13 @@ pub enum EngineRequest {
     },
     /// The thread list, newest first, in batches.
     Threads,
-    /// The messages of one thread, oldest first.
-    Thread { req: RequestId, id: ThreadId },
+    /// The messages of one thread, oldest first, one copy of each email: `show`
+    /// where it is one of the copies.
+    Thread {
+        req: RequestId,
+        id: ThreadId,
+        show: Option<MessageKey>,
+    },
     /// A search in the query language.
     Search { req: RequestId, query: String },
     /// A question in a conversation, optionally scoped to a thread (hex id).
@@ -79,6 +84,13 @@ pub enum EngineRequest {
         key: MessageKey,
         name: String,
         page: Option<u32>,
+    },
+    /// Set or clear a flag letter on an email (every copy of it), at its source.
+    SetFlag {
+        req: RequestId,
+        key: MessageKey,
+        flag: char,
+        on: bool,
     },
     /// Ingest mail, then (with `embed`) run the embedding jobs.
     Ingest { paths: Vec<PathBuf>, embed: bool },
@@ -126,11 +138,18 @@ pub enum EngineEvent {
         messages: Vec<StoredMessage>,
         /// How far each attachment's text has been read, by message.
         attachments: AttachmentStates,
+        /// The folders of each message's other copies.
+        also_in: super::copies::AlsoIn,
     },
     SearchResults {
         req: RequestId,
         query: String,
         hits: Vec<SearchHit>,
+    },
+    /// A flag was set or cleared: each copy's flags now, and its thread's summary.
+    Flagged {
+        req: RequestId,
+        outcome: super::flags::FlagOutcome,
     },
     /// The standalone rewrite of a follow-up question.
     AnswerRewrite {
@@ -305,14 +324,15 @@ impl EngineHandle {
 fn serve(shared: &Shared, request: EngineRequest) {
     match request {
         EngineRequest::Threads => send_threads(shared),
-        EngineRequest::Thread { req, id } => {
-            let result = thread_messages(&shared.store, &id);
+        EngineRequest::Thread { req, id, show } => {
+            let result = thread_messages(&shared.store, &id, show.as_ref());
             match result {
-                Ok((messages, attachments)) => shared.emit(EngineEvent::ThreadMessages {
+                Ok(view) => shared.emit(EngineEvent::ThreadMessages {
                     req,
                     id,
-                    messages,
-                    attachments,
+                    messages: view.messages,
+                    attachments: view.attachments,
+                    also_in: view.also_in,
                 }),
                 Err(e) => shared.error(Some(req), e),
             }
@@ -387,6 +407,13 @@ fn serve(shared: &Shared, request: EngineRequest) {
                     outcome: Box::new(outcome),
                     conversation,
                 }),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::SetFlag { req, key, flag, on } => {
+            // The store alone: an ingest holding the engine does not delay it.
+            match super::flags::set_flag(&shared.store, &key, flag, on) {
+                Ok(outcome) => shared.emit(EngineEvent::Flagged { req, outcome }),
                 Err(e) => shared.error(Some(req), e),
             }
         }

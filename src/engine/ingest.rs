@@ -14,7 +14,7 @@ use crate::index::chunk::ChunkConfig;
 use crate::mail::identity::content_key;
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::mail::parse::parse_message;
-use crate::source::{discover, read_source_file, RawMail, SourceFile};
+use crate::source::{discover, read_source_file, RawMail, SourceFile, SourceLocation};
 use crate::store::jobs::JobQueue;
 use crate::store::{embed_id, NewMessage, QuarantineItem, SourceCursor, Store, StoreError};
 use serde::Serialize;
@@ -231,6 +231,7 @@ pub(super) fn rethread_and_index(
 pub(super) fn classify(store: &Store, mail: RawMail, cfg: &ChunkConfig) -> Outcome {
     let key = content_key(&mail.raw);
     if store.contains_message(&key).unwrap_or(false) {
+        follow_renamed_file(store, &key, &mail);
         return Outcome::Known(key);
     }
     match parse_message(&mail.raw) {
@@ -242,6 +243,25 @@ pub(super) fn classify(store: &Store, mail: RawMail, cfg: &ChunkConfig) -> Outco
             raw: mail.raw,
             at: chrono::Utc::now().timestamp(),
         })),
+    }
+}
+
+/// A known message read from a file other than the one the store names, which is
+/// gone: the file was renamed (a flag set here or by another client, a crash between
+/// a rename and its record). The store follows it to this file and its flags.
+fn follow_renamed_file(store: &Store, key: &MessageKey, mail: &RawMail) {
+    let SourceLocation::File { path: here } = &mail.location else {
+        return;
+    };
+    let Ok(Some(stored)) = store.message(key) else {
+        return;
+    };
+    let SourceLocation::File { path: was } = &stored.location else {
+        return;
+    };
+    if was != here && !std::path::Path::new(was).exists() {
+        // A failed write leaves the old record, which the next ingest repairs.
+        let _ = store.relocate(key, mail.location.clone(), &mail.folder, &mail.flags);
     }
 }
 

@@ -7,9 +7,11 @@ mod answer_eval;
 mod ask;
 mod attachment_view;
 mod attachments;
+pub mod copies;
 mod dense;
 mod embedding;
 mod evidence_pack;
+pub mod flags;
 pub mod handle;
 mod ingest;
 mod ingest_batch;
@@ -92,6 +94,8 @@ pub enum EngineError {
     Runtime(std::io::Error),
     #[error("opening the attachment: {0}")]
     Viewer(String),
+    #[error("changing the mail at its source: {0}")]
+    MailSource(String),
     #[error("{0}")]
     Session(String),
 }

@@ -91,6 +91,17 @@ pub fn prepare(
             .unwrap_or_default(),
         unread: !raw.flags.contains('S'),
         has_attachment: !parsed.attachments.is_empty(),
+        content: crate::mail::copies::content_id(
+            parsed
+                .from
+                .first()
+                .map(|m| m.address.as_str())
+                .unwrap_or(""),
+            parsed.date,
+            &parsed.subject,
+            &parsed.body,
+        ),
+        flagged: raw.flags.contains('F'),
     };
     let message = StoredMessage {
         key,

@@ -3,9 +3,10 @@
 //! people heuristics and thread expansion, optionally reranked, then gated by a
 //! calibrated confidence. Query filters apply in every mode.
 
-use super::search::{first_words, SearchHit};
+use super::search::{first_words, SearchHit, COPY_WINDOW};
 use super::{Engine, Result};
 use crate::index::lexical_query::compile;
+use crate::mail::copies::{Copies, Placement};
 use crate::mail::model::{display_list, MessageKey};
 use crate::query::split::{split_query, SplitQuery};
 use crate::query::syntax::{parse_query, Query};
@@ -258,8 +259,7 @@ impl Engine {
         let t = Instant::now();
         let (confidence, evidence, gate_signals) =
             self.gate(&split, &candidates, query_vec.as_deref(), &lexical)?;
-        candidates.truncate(opts.limit);
-        let hits = self.decorate(candidates, parsed)?;
+        let hits = self.decorate(candidates, parsed, opts.limit)?;
         timings.insert("gate_and_decorate", ms(t));
         timings.insert("total", ms(t0));
         Ok(Retrieval {
@@ -524,14 +524,35 @@ impl Engine {
         Ok((best, best >= self.gate.threshold, best_signals))
     }
 
-    fn decorate(&self, candidates: Vec<Candidate>, parsed: &Query) -> Result<Vec<RetrievedHit>> {
+    /// The first `limit` candidates as hits, one per email: a later copy of an
+    /// email already listed adds its folder to that hit.
+    fn decorate(
+        &self,
+        candidates: Vec<Candidate>,
+        parsed: &Query,
+        limit: usize,
+    ) -> Result<Vec<RetrievedHit>> {
         let compiled = compile(parsed, &self.lexical);
-        let mut out = Vec::with_capacity(candidates.len());
-        for (i, mut c) in candidates.into_iter().enumerate() {
+        let mut out: Vec<RetrievedHit> = Vec::with_capacity(limit.min(candidates.len()));
+        let mut copies = Copies::new();
+        // Copies of one text rank side by side, so a window past the last hit kept
+        // finds the copies of the hits listed.
+        let window = limit.saturating_mul(COPY_WINDOW);
+        for mut c in candidates.into_iter().take(window) {
             let Some(msg) = self.store.message(&c.key)? else {
                 continue;
             };
-            c.stages.final_rank = i + 1;
+            match copies.place(msg.message_id.as_deref(), msg.content_id()) {
+                Placement::CopyOf(n) => {
+                    if let Some(h) = out.get_mut(n) {
+                        h.hit.add_copy(&msg.folder);
+                    }
+                    continue;
+                }
+                Placement::First(n) if n >= limit => continue,
+                Placement::First(_) => {}
+            }
+            c.stages.final_rank = out.len() + 1;
             let (snippet, highlights) = match &c.best_chunk {
                 Some((chunk, _)) => (chunk.cite_text.chars().take(200).collect(), Vec::new()),
                 None => {

@@ -2,6 +2,7 @@
 
 use super::{Engine, Result};
 use crate::index::lexical_query::compile;
+use crate::mail::copies::{Copies, Placement};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::query::syntax::parse_query;
 use crate::store::StoredMessage;
@@ -21,6 +22,12 @@ pub struct SearchHit {
     pub snippet: String,
     /// Byte ranges of `snippet` that matched the query.
     pub highlights: Vec<(usize, usize)>,
+    /// The folders of the email's other copies (listed once, under this hit).
+    #[serde(default)]
+    pub also_in: Vec<String>,
+    /// Maildir flag letters (S seen, F flagged, R replied...).
+    #[serde(default)]
+    pub flags: String,
 }
 
 impl SearchHit {
@@ -43,21 +50,49 @@ impl SearchHit {
             score,
             snippet,
             highlights,
+            also_in: Vec::new(),
+            flags: msg.flags.clone(),
         }
     }
 }
+
+impl SearchHit {
+    /// Another copy of this hit's email is in `folder`.
+    pub fn add_copy(&mut self, folder: &str) {
+        if folder != self.folder && !self.also_in.iter().any(|f| f == folder) {
+            self.also_in.push(folder.to_string());
+        }
+    }
+}
+
+/// How many hits per hit wanted are read to find the listed emails' other copies.
+pub(super) const COPY_WINDOW: usize = 4;
 
 impl Engine {
     /// Runs a query in the notmuch/mu-style syntax; `now` anchors relative dates.
     pub fn search(&self, query: &str, limit: usize, now: i64) -> Result<Vec<SearchHit>> {
         let parsed = parse_query(query, now)?;
         let compiled = compile(&parsed, &self.lexical);
-        let hits = self.lexical.search(compiled.as_ref(), limit)?;
-        let mut out = Vec::with_capacity(hits.len());
+        // Read past `limit` to find the listed emails' other copies.
+        let hits = self
+            .lexical
+            .search(compiled.as_ref(), limit.saturating_mul(COPY_WINDOW))?;
+        let mut out: Vec<SearchHit> = Vec::with_capacity(limit.min(hits.len()));
+        let mut copies = Copies::new();
         for hit in hits {
             let Some(msg) = self.store.message(&hit.key)? else {
                 continue;
             };
+            match copies.place(msg.message_id.as_deref(), msg.content_id()) {
+                Placement::CopyOf(n) => {
+                    if let Some(h) = out.get_mut(n) {
+                        h.add_copy(&msg.folder);
+                    }
+                    continue;
+                }
+                Placement::First(n) if n >= limit => continue,
+                Placement::First(_) => {}
+            }
             let (snippet, ranges) = self.lexical.snippet(compiled.as_ref(), &msg.body, 160)?;
             let (snippet, highlights) = if snippet.is_empty() {
                 (first_words(&msg.body, 160), Vec::new())

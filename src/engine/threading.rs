@@ -2,6 +2,7 @@
 //! thread list. Threading reads only the compact per-message facts, held in a smaller
 //! form still (addresses interned as numbers), so it stays light on a large mailbox.
 
+use crate::mail::copies::{ContentId, Copies, Placement};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::mail::thread::{thread_messages, ThreadInput};
 use crate::store::{Store, StoreError, ThreadFacts, ThreadSummary};
@@ -26,6 +27,8 @@ struct Facts {
     sender: Box<str>,
     unread: bool,
     has_attachment: bool,
+    content: Option<ContentId>,
+    flagged: bool,
 }
 
 impl Facts {
@@ -57,6 +60,8 @@ impl Facts {
             sender: f.sender.into_boxed_str(),
             unread: f.unread,
             has_attachment: f.has_attachment,
+            content: f.content,
+            flagged: f.flagged,
         }
     }
 }
@@ -81,8 +86,9 @@ pub fn rethread(store: &Store) -> Result<ThreadingOutcome, StoreError> {
             date: f.date,
         })
         .collect();
-    let reps = thread_messages(&inputs);
+    let mut reps = thread_messages(&inputs);
     drop(inputs);
+    join_copies(&facts, &mut reps);
     let assignment: Vec<(MessageKey, ThreadId)> = facts
         .iter()
         .zip(&reps)
@@ -100,20 +106,90 @@ pub fn rethread(store: &Store) -> Result<ThreadingOutcome, StoreError> {
     })
 }
 
+/// Puts the copies of an email in one thread: threads that hold copies of one email
+/// are joined under the oldest root among them. A copy exported under a new
+/// Message-ID has nothing that links it to the others.
+fn join_copies(facts: &[Facts], reps: &mut [usize]) {
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut parent: Vec<usize> = (0..facts.len()).collect();
+    let mut copies = Copies::new();
+    let mut first_rep: Vec<usize> = Vec::new();
+    for (i, f) in facts.iter().enumerate() {
+        match copies.place(f.message_id.as_deref(), f.content) {
+            Placement::First(_) => first_rep.push(reps[i]),
+            Placement::CopyOf(n) => {
+                let (a, b) = (root(&mut parent, first_rep[n]), root(&mut parent, reps[i]));
+                // Facts are in date order: the older root leads.
+                let (keep, join) = if a <= b { (a, b) } else { (b, a) };
+                parent[join] = keep;
+            }
+        }
+    }
+    for r in reps.iter_mut() {
+        *r = root(&mut parent, *r);
+    }
+}
+
+/// Summarises one thread again from its members' facts (a flag of one changed),
+/// and stores the summary. Returns it, or `None` when there is no such thread.
+pub fn resummarise(store: &Store, id: &ThreadId) -> Result<Option<ThreadSummary>, StoreError> {
+    let Some(old) = store.thread(id)? else {
+        return Ok(None);
+    };
+    let mut addresses = HashMap::new();
+    let mut facts = Vec::with_capacity(old.messages.len());
+    for key in &old.messages {
+        if let Some(f) = store.facts_of(key)? {
+            facts.push(Facts::new(*key, f, &mut addresses));
+        }
+    }
+    facts.sort_by(|a, b| a.date.cmp(&b.date).then(a.key.cmp(&b.key)));
+    let assignment: Vec<(MessageKey, ThreadId)> = facts.iter().map(|f| (f.key, *id)).collect();
+    let Some(mut summary) = summarise(&facts, &assignment).pop() else {
+        return Ok(None);
+    };
+    // Threading chose the subject from the root; keep it.
+    summary.subject = old.subject;
+    store.put_thread(&summary)?;
+    Ok(Some(summary))
+}
+
 fn summarise(facts: &[Facts], assignment: &[(MessageKey, ThreadId)]) -> Vec<ThreadSummary> {
-    let mut by_thread: HashMap<ThreadId, ThreadSummary> = HashMap::new();
+    struct Building {
+        summary: ThreadSummary,
+        copies: Copies,
+        /// Per distinct email: whether every copy of it is unread so far.
+        unread: Vec<bool>,
+        /// Per distinct email: whether a copy of it is flagged.
+        flagged: Vec<bool>,
+    }
+    let mut by_thread: HashMap<ThreadId, Building> = HashMap::new();
     // `facts` is in date order, so members and senders come out oldest first.
     for (f, (key, thread)) in facts.iter().zip(assignment) {
-        let t = by_thread.entry(*thread).or_insert_with(|| ThreadSummary {
-            id: *thread,
-            subject: f.subject.to_string(),
-            first_date: f.date,
-            latest_date: f.date,
-            messages: Vec::new(),
-            senders: Vec::new(),
-            unread: 0,
-            has_attachment: false,
+        let b = by_thread.entry(*thread).or_insert_with(|| Building {
+            summary: ThreadSummary {
+                id: *thread,
+                subject: f.subject.to_string(),
+                first_date: f.date,
+                latest_date: f.date,
+                messages: Vec::new(),
+                senders: Vec::new(),
+                unread: 0,
+                has_attachment: false,
+                emails: 0,
+                flagged: 0,
+            },
+            copies: Copies::new(),
+            unread: Vec::new(),
+            flagged: Vec::new(),
         });
+        let t = &mut b.summary;
         t.messages.push(*key);
         if f.date > t.latest_date {
             t.latest_date = f.date;
@@ -127,10 +203,27 @@ fn summarise(facts: &[Facts], assignment: &[(MessageKey, ThreadId)]) -> Vec<Thre
         if !f.sender.is_empty() && !t.senders.iter().any(|s| **s == *f.sender) {
             t.senders.push(f.sender.to_string());
         }
-        t.unread += u32::from(f.unread);
         t.has_attachment |= f.has_attachment;
+        match b.copies.place(f.message_id.as_deref(), f.content) {
+            Placement::First(_) => {
+                b.unread.push(f.unread);
+                b.flagged.push(f.flagged);
+            }
+            Placement::CopyOf(n) => {
+                b.unread[n] &= f.unread;
+                b.flagged[n] |= f.flagged;
+            }
+        }
     }
-    let mut out: Vec<ThreadSummary> = by_thread.into_values().collect();
+    let mut out: Vec<ThreadSummary> = by_thread
+        .into_values()
+        .map(|mut b| {
+            b.summary.emails = b.copies.emails() as u32;
+            b.summary.unread = b.unread.iter().filter(|&&u| u).count() as u32;
+            b.summary.flagged = b.flagged.iter().filter(|&&f| f).count() as u32;
+            b.summary
+        })
+        .collect();
     out.sort_by(|a, b| b.latest_date.cmp(&a.latest_date).then(a.id.cmp(&b.id)));
     out
 }

@@ -231,6 +231,7 @@ fn threads_json(engine: &Engine, limit: usize) -> Result<Value, ApiError> {
                 "first_date": t.first_date,
                 "latest_date": t.latest_date,
                 "messages": t.messages.iter().map(|k| k.to_hex()).collect::<Vec<_>>(),
+                "emails": t.email_count(),
                 "senders": t.senders,
                 "unread": t.unread,
                 "has_attachment": t.has_attachment,

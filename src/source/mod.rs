@@ -6,7 +6,7 @@
 
 mod discover;
 pub mod imap;
-mod maildir;
+pub mod maildir;
 mod mbox;
 
 pub use discover::discover;

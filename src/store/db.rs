@@ -12,6 +12,7 @@ use std::path::Path;
 
 #[path = "attachments.rs"]
 pub mod attachments;
+mod moves;
 mod remove;
 
 /// Bump when a record layout changes; an older store is rebuilt from its sources.
@@ -368,7 +369,7 @@ impl Store {
                     tree: "thread_facts",
                     reason: "bad key length".into(),
                 })?;
-            Ok((key, decode("thread_facts", &v)?))
+            Ok((key, decode_facts(&v)?))
         })
     }
 
@@ -421,7 +422,7 @@ impl Store {
     pub fn thread(&self, id: &ThreadId) -> Result<Option<ThreadSummary>> {
         self.threads
             .get(id.0)?
-            .map(|v| decode("threads", &v))
+            .map(|v| decode_thread(&v))
             .transpose()
     }
 
@@ -429,14 +430,14 @@ impl Store {
         self.threads
             .iter()
             .values()
-            .map(|v| decode("threads", &v?))
+            .map(|v| decode_thread(&v?))
             .collect()
     }
 
     /// The thread summaries one by one, in key order, so a caller can show the first
     /// ones before the whole list of a large mailbox is read.
     pub fn threads_iter(&self) -> impl Iterator<Item = Result<ThreadSummary>> + '_ {
-        self.threads.iter().values().map(|v| decode("threads", &v?))
+        self.threads.iter().values().map(|v| decode_thread(&v?))
     }
 
     pub fn thread_count(&self) -> Result<usize> {
@@ -562,6 +563,38 @@ pub(super) fn set_flag(tree: &sled::Tree, name: &str, on: bool) -> Result<()> {
 fn encode<T: Serialize>(value: &T) -> Vec<u8> {
     // Serialising our own plain records into a Vec cannot fail.
     bincode::serialize(value).unwrap_or_default()
+}
+
+/// Thread facts, of today's form or of a store written before they kept content.
+pub(super) fn decode_facts(bytes: &[u8]) -> Result<ThreadFacts> {
+    decode_or_legacy::<ThreadFacts, crate::store::records::legacy::ThreadFacts>(
+        "thread_facts",
+        bytes,
+    )
+}
+
+/// A thread summary, of today's form or of a store written before it counted emails.
+fn decode_thread(bytes: &[u8]) -> Result<ThreadSummary> {
+    decode_or_legacy::<ThreadSummary, crate::store::records::legacy::ThreadSummary>(
+        "threads", bytes,
+    )
+}
+
+/// A record that gained fields at its end: an older one is read in its old form.
+fn decode_or_legacy<T: DeserializeOwned, L: DeserializeOwned + Into<T>>(
+    tree: &'static str,
+    bytes: &[u8],
+) -> Result<T> {
+    match bincode::deserialize::<T>(bytes) {
+        Ok(v) => Ok(v),
+        Err(first) => match bincode::deserialize::<L>(bytes) {
+            Ok(old) => Ok(old.into()),
+            Err(_) => Err(StoreError::Corrupt {
+                tree,
+                reason: first.to_string(),
+            }),
+        },
+    }
 }
 
 fn decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T> {

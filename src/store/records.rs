@@ -36,8 +36,18 @@ pub struct StoredMessage {
 }
 
 impl StoredMessage {
+    /// The content identity copies of this email share.
+    pub fn content_id(&self) -> Option<crate::mail::copies::ContentId> {
+        let sender = self.from.first().map(|m| m.address.as_str()).unwrap_or("");
+        crate::mail::copies::content_id(sender, self.date, &self.subject, &self.body)
+    }
+
     pub fn is_unread(&self) -> bool {
         !self.flags.contains('S')
+    }
+
+    pub fn is_flagged(&self) -> bool {
+        self.flags.contains('F')
     }
 
     pub fn sender(&self) -> String {
@@ -215,6 +225,10 @@ pub struct ThreadFacts {
     pub sender: String,
     pub unread: bool,
     pub has_attachment: bool,
+    /// The content identity copies of this email share
+    /// ([`crate::mail::copies::content_id`]); `None` for undated mail.
+    pub content: Option<crate::mail::copies::ContentId>,
+    pub flagged: bool,
 }
 
 /// A thread as listed: built from its messages after each ingest.
@@ -226,8 +240,91 @@ pub struct ThreadSummary {
     pub latest_date: Option<i64>,
     pub messages: Vec<MessageKey>,
     pub senders: Vec<String>,
+    /// Distinct emails with no copy read.
     pub unread: u32,
     pub has_attachment: bool,
+    /// Distinct emails among `messages` (copies in several folders count once); 0 in
+    /// a summary written before copies were told apart. Last, as fields a record
+    /// gained are: an older record then ends early and is read as [`legacy`].
+    pub emails: u32,
+    /// Distinct emails with a copy flagged.
+    pub flagged: u32,
+}
+
+impl ThreadSummary {
+    /// Distinct emails, for a count to show.
+    pub fn email_count(&self) -> usize {
+        if self.emails == 0 {
+            self.messages.len()
+        } else {
+            self.emails as usize
+        }
+    }
+}
+
+/// The records of stores written before copies were told apart, read into today's.
+pub(crate) mod legacy {
+    use super::*;
+
+    #[derive(Deserialize)]
+    pub struct ThreadFacts {
+        message_id: Option<String>,
+        in_reply_to: Vec<String>,
+        references: Vec<String>,
+        subject: String,
+        participants: Vec<String>,
+        date: Option<i64>,
+        sender: String,
+        unread: bool,
+        has_attachment: bool,
+    }
+
+    impl From<ThreadFacts> for super::ThreadFacts {
+        fn from(f: ThreadFacts) -> Self {
+            Self {
+                message_id: f.message_id,
+                in_reply_to: f.in_reply_to,
+                references: f.references,
+                subject: f.subject,
+                participants: f.participants,
+                date: f.date,
+                sender: f.sender,
+                unread: f.unread,
+                has_attachment: f.has_attachment,
+                content: None,
+                flagged: false,
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    pub struct ThreadSummary {
+        id: ThreadId,
+        subject: String,
+        first_date: Option<i64>,
+        latest_date: Option<i64>,
+        messages: Vec<MessageKey>,
+        senders: Vec<String>,
+        unread: u32,
+        has_attachment: bool,
+    }
+
+    impl From<ThreadSummary> for super::ThreadSummary {
+        fn from(t: ThreadSummary) -> Self {
+            Self {
+                id: t.id,
+                subject: t.subject,
+                first_date: t.first_date,
+                latest_date: t.latest_date,
+                messages: t.messages,
+                senders: t.senders,
+                unread: t.unread,
+                has_attachment: t.has_attachment,
+                emails: 0,
+                flagged: 0,
+            }
+        }
+    }
 }
 
 /// A message that could not be read, kept with its bytes and the reason.

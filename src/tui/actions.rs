@@ -117,6 +117,8 @@ impl App {
                     None => self.status.note("no newer jump"),
                 }
             }
+            Command::ToggleRead => self.toggle_read(mode),
+            Command::ToggleFlag => self.toggle_flag(mode),
             Command::ToggleQuoted => {
                 if let Some(r) = self.reader.as_mut() {
                     r.fold = !r.fold;
@@ -138,11 +140,16 @@ impl App {
             Command::Submit => self.submit(mode),
             Command::Cancel => match mode {
                 Mode::Search => self.search_input = None,
-                _ => self.focus(self.before_chat),
+                _ => self.leave_chat(),
             },
             Command::Newline => self.chat.input.insert_newline(),
             Command::Noop => {}
         }
+    }
+
+    /// Leaves typing mode for the pane the chat was entered from.
+    pub(super) fn leave_chat(&mut self) {
+        self.focus(self.before_chat);
     }
 
     fn focus(&mut self, to: Pane) {
@@ -158,6 +165,7 @@ impl App {
                 if let Some(r) = self.reader.as_mut() {
                     r.go_to_message(delta);
                 }
+                self.mark_shown_read();
             }
             Mode::Evidence => self.step_citation(delta),
             _ => self.threads.move_by(delta),
@@ -264,37 +272,53 @@ impl App {
             return;
         };
         let subject = self.threads.selected_subject();
+        let show = self.threads.selected_hit_key();
         self.jumps.push(self.place());
-        self.open_thread(id, subject, None, None);
+        let at = show.map_or(ReaderPlace::Start, ReaderPlace::Message);
+        self.open_thread(id, subject, None, at);
     }
 
+    /// Opens a thread at a place in it: a highlighted quote, else the message
+    /// `show` (one of its copies), else message number `message`.
     fn open_thread(
         &mut self,
         id: ThreadId,
         subject: String,
         highlight: Option<Highlight>,
-        message: Option<usize>,
+        at: ReaderPlace,
     ) {
+        let show = highlight.map(|h| h.key).or(match at {
+            ReaderPlace::Message(key) => Some(key),
+            _ => None,
+        });
         let same = self
             .reader
             .as_ref()
             .is_some_and(|r| r.thread == id && !r.loading);
-        if same {
+        let shown_here = show.is_none_or(|k| {
+            self.reader
+                .as_ref()
+                .is_some_and(|r| r.messages.iter().any(|m| m.key == k))
+        });
+        if same && shown_here {
             if let Some(r) = self.reader.as_mut() {
                 r.highlight = highlight;
-                r.current = match highlight {
-                    Some(h) => r.messages.iter().position(|m| m.key == h.key).unwrap_or(0),
-                    None => message.unwrap_or(r.current),
+                r.current = match (show, at) {
+                    (Some(k), _) => r.messages.iter().position(|m| m.key == k).unwrap_or(0),
+                    (None, ReaderPlace::Number(n)) => n,
+                    (None, _) => r.current,
                 };
                 r.follow = true;
             }
         } else {
-            let req = self.request(|req| EngineRequest::Thread { req, id });
+            let req = self.request(|req| EngineRequest::Thread { req, id, show });
             let mut r = ReaderState::new(id, subject, req);
             r.highlight = highlight;
+            r.show = show;
             self.reader = Some(r);
         }
         self.layout.focus_on(Pane::Threads);
+        self.mark_shown_read();
     }
 
     /// Background work has finished: read the open thread again if it showed
@@ -308,7 +332,12 @@ impl App {
         else {
             return;
         };
-        let req = self.request(|req| EngineRequest::Thread { req, id });
+        let show = self
+            .reader
+            .as_ref()
+            .and_then(|r| r.messages.get(r.current))
+            .map(|m| m.key);
+        let req = self.request(|req| EngineRequest::Thread { req, id, show });
         if let Some(r) = self.reader.as_mut() {
             r.req = req;
         }
@@ -376,7 +405,12 @@ impl App {
         };
         self.jumps.push(self.place());
         let highlight = Highlight { key, start, end };
-        self.open_thread(thread, c.subject.clone(), Some(highlight), None);
+        self.open_thread(
+            thread,
+            c.subject.clone(),
+            Some(highlight),
+            ReaderPlace::Start,
+        );
     }
 
     fn open_pdf(&mut self) {
@@ -464,11 +498,22 @@ impl App {
                 subject,
                 message,
                 highlight,
-            } => self.open_thread(thread, subject, highlight, Some(message)),
+            } => self.open_thread(thread, subject, highlight, ReaderPlace::Number(message)),
             Place::Evidence { citation } => {
                 self.load_citation(citation);
                 self.layout.focus_on(Pane::Evidence);
             }
         }
     }
+}
+
+/// Where in a thread the reader opens.
+#[derive(Debug, Clone, Copy)]
+enum ReaderPlace {
+    /// The first unread message, else the first.
+    Start,
+    /// This message (or the copy of it that is shown).
+    Message(MessageKey),
+    /// The message at this position, as the user left it.
+    Number(usize),
 }

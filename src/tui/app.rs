@@ -31,12 +31,15 @@ pub struct AppOptions {
     /// The program that opens a cited PDF page: `{file}` and `{page}` are replaced,
     /// and a command without `{file}` gets the file as its last argument.
     pub pdf_command: String,
+    /// Showing a message in the reader marks it read.
+    pub mark_read: bool,
 }
 
 impl Default for AppOptions {
     fn default() -> Self {
         Self {
             pdf_command: std::env::var("QUOTH_PDF_VIEWER").unwrap_or_else(|_| "xdg-open".into()),
+            mark_read: true,
         }
     }
 }
@@ -255,12 +258,18 @@ impl App {
                 req,
                 messages,
                 attachments,
+                also_in,
                 ..
             } => {
                 self.in_flight.remove(&req);
                 if let Some(r) = self.reader.as_mut().filter(|r| r.req == req) {
-                    r.loaded(messages, attachments);
+                    r.loaded(messages, attachments, also_in);
+                    self.mark_shown_read();
                 }
+            }
+            EngineEvent::Flagged { req, outcome } => {
+                self.in_flight.remove(&req);
+                self.flagged(outcome);
             }
             EngineEvent::SearchResults { req, query, hits } => {
                 self.in_flight.remove(&req);
@@ -292,8 +301,17 @@ impl App {
                     self.chat.conversation = conversation;
                     self.chat.scroll_back = 0;
                     self.evidence.reset();
-                    if !self.citations().is_empty() {
+                    let cited = !self.citations().is_empty();
+                    if cited {
                         self.load_citation(0);
+                    }
+                    // Unless the next question is being typed, the answer's keys
+                    // (digits for citations, ? for help) work at once.
+                    if self.layout.focus == Pane::Chat && self.chat.input_is_empty() {
+                        self.leave_chat();
+                        if cited {
+                            self.status.note("digits open the citations · i asks again");
+                        }
                     }
                 }
             }

@@ -137,6 +137,10 @@ pub enum Command {
     JumpForward,
     /// Fold or unfold quoted history and signatures in the reader.
     ToggleQuoted,
+    /// Mark the message (or, in the thread list, the thread) read or unread again.
+    ToggleRead,
+    /// Flag the message (or the thread's latest) as important, or clear the flag.
+    ToggleFlag,
     /// Show ingest and sync status.
     Status,
     /// Synchronise the mailbox now.
@@ -230,6 +234,8 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::JumpBack, "jump_back"),
     (Command::JumpForward, "jump_forward"),
     (Command::ToggleQuoted, "toggle_quoted"),
+    (Command::ToggleRead, "toggle_read"),
+    (Command::ToggleFlag, "toggle_flag"),
     (Command::Status, "status"),
     (Command::Sync, "sync"),
     (Command::Help, "help"),
@@ -312,6 +318,8 @@ impl Command {
             Command::JumpBack => "Jump back",
             Command::JumpForward => "Jump forward",
             Command::ToggleQuoted => "Fold/unfold quoted text",
+            Command::ToggleRead => "Mark read/unread",
+            Command::ToggleFlag => "Flag/unflag",
             Command::Status => "Show sync status",
             Command::Sync => "Sync now (local and IMAP)",
             Command::Help => "Show help",

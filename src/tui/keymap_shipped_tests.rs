@@ -30,6 +30,7 @@ fn required(mode: Mode) -> Vec<Command> {
     ];
     let asking = [Ask, FollowUp, NewConversation, ToggleScope];
     let global = [Search, JumpBack, JumpForward, Status, Sync, Help, Quit];
+    let mail = [ToggleRead, ToggleFlag];
     let mut v: Vec<Command> = match mode {
         Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane]
             .into_iter()
@@ -40,6 +41,7 @@ fn required(mode: Mode) -> Vec<Command> {
             .chain(nav)
             .chain(asking)
             .chain(global)
+            .chain(mail)
             .collect(),
         Mode::Reader => [Back, ToggleQuoted, NextCitation, PrevCitation, OpenPdf]
             .into_iter()
@@ -48,6 +50,7 @@ fn required(mode: Mode) -> Vec<Command> {
             .chain(nav)
             .chain(asking)
             .chain(global)
+            .chain(mail)
             .collect(),
         Mode::Evidence => [Open, Back, GrowPane, ShrinkPane]
             .into_iter()

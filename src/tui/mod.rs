@@ -21,12 +21,15 @@ pub mod jumps;
 pub mod key;
 pub mod keymap;
 pub mod layout;
+mod mail_actions;
 pub mod panes;
 pub mod status;
 pub mod terminal;
 pub mod theme;
 pub mod wrap;
 
+#[cfg(test)]
+mod focus_and_copies_tests;
 #[cfg(test)]
 mod render_tests;
 

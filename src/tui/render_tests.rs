@@ -80,6 +80,8 @@ fn thread(
         senders: vec![sender.into()],
         unread,
         has_attachment: n.is_multiple_of(2),
+        emails: count as u32,
+        flagged: 0,
     }
 }
 
@@ -127,7 +129,7 @@ pub(super) fn outcome(question: &str, answer: &str, citations: Vec<Citation>) ->
     }
 }
 
-fn app(theme: Theme) -> App {
+pub(super) fn app(theme: Theme) -> App {
     let keymap = Keymap::builtin(Preset::Vim).expect("the shipped keymap parses");
     let mut app = App::new(keymap, theme, AppOptions::default());
     app.take_requests();
@@ -151,7 +153,7 @@ fn app(theme: Theme) -> App {
     app
 }
 
-fn key_event(c: char) -> AppEvent {
+pub(super) fn key_event(c: char) -> AppEvent {
     AppEvent::Term(Event::Key(KeyEvent::new(
         KeyCode::Char(c),
         KeyModifiers::NONE,
@@ -159,7 +161,7 @@ fn key_event(c: char) -> AppEvent {
 }
 
 /// Asks a question through the chat input and answers it as the engine would.
-fn answered(app: &mut App) -> StoredMessage {
+pub(super) fn answered(app: &mut App) -> StoredMessage {
     for c in "iwhen does the roofer come?".chars() {
         app.handle(key_event(c));
     }
@@ -208,7 +210,7 @@ fn answered(app: &mut App) -> StoredMessage {
     msg
 }
 
-fn draw(app: &mut App, w: u16, h: u16) -> Buffer {
+pub(super) fn draw(app: &mut App, w: u16, h: u16) -> Buffer {
     let mut term = Terminal::new(TestBackend::new(w, h)).expect("test backend");
     app.draw(&mut term).expect("draw");
     term.backend().buffer().clone()
@@ -423,6 +425,7 @@ fn reader_folds_quotes_and_signatures_and_lists_attachments() {
         id: ThreadId::of_root(&key(1)),
         messages: vec![m1, m2],
         attachments,
+        also_in: Default::default(),
     }));
     let screen = text(&draw(&mut app, 120, 40));
     assert!(
@@ -473,6 +476,7 @@ fn reader_rereads_a_thread_whose_attachments_were_waiting_once_work_is_done() {
         )]
         .into_iter()
         .collect(),
+        also_in: Default::default(),
     }));
     app.run(super::command::Command::Down);
     let _ = app.take_requests();
@@ -483,7 +487,7 @@ fn reader_rereads_a_thread_whose_attachments_were_waiting_once_work_is_done() {
         .take_requests()
         .into_iter()
         .find_map(|r| match r {
-            EngineRequest::Thread { req, id } if id == thread => Some(req),
+            EngineRequest::Thread { req, id, .. } if id == thread => Some(req),
             _ => None,
         })
         .expect("finished background work rereads a thread with pending attachments");
@@ -497,6 +501,7 @@ fn reader_rereads_a_thread_whose_attachments_were_waiting_once_work_is_done() {
         )]
         .into_iter()
         .collect(),
+        also_in: Default::default(),
     }));
     let reader = app.reader.as_ref().expect("reader stays open");
     assert_eq!(

@@ -72,6 +72,20 @@ pub fn embed_all(engine: &mut Engine) -> quoth::engine::EmbedReport {
         .expect("embedding runs")
 }
 
+/// Copies a folder tree (a fixture mailbox, which reading mail must not change).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
 pub fn demo_mailbox() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo-mailbox")
 }

@@ -318,22 +318,36 @@ pub fn sort_threads(threads: &mut [ThreadSummary]) {
 pub(super) fn thread_messages(
     store: &Store,
     id: &ThreadId,
-) -> crate::engine::Result<(Vec<StoredMessage>, AttachmentStates)> {
-    let mut states = AttachmentStates::new();
+    show: Option<&MessageKey>,
+) -> crate::engine::Result<ThreadView> {
+    let mut view = ThreadView::default();
     let Some(summary) = store.thread(id)? else {
-        return Ok((Vec::new(), states));
+        return Ok(view);
     };
     let mut messages = Vec::with_capacity(summary.messages.len());
     for key in &summary.messages {
         if let Some(m) = store.message(key)? {
-            if !m.attachments.is_empty() {
-                states.insert(m.key, attachment_states(store, &m)?);
-            }
             messages.push(m);
         }
     }
     messages.sort_by_key(|m| m.date);
-    Ok((messages, states))
+    let (messages, also_in) = crate::engine::copies::one_per_email(messages, show);
+    for m in &messages {
+        if !m.attachments.is_empty() {
+            view.attachments.insert(m.key, attachment_states(store, m)?);
+        }
+    }
+    view.messages = messages;
+    view.also_in = also_in;
+    Ok(view)
+}
+
+/// A thread as the reader shows it: one copy of each email, oldest first.
+#[derive(Default)]
+pub(super) struct ThreadView {
+    pub messages: Vec<StoredMessage>,
+    pub attachments: AttachmentStates,
+    pub also_in: crate::engine::copies::AlsoIn,
 }
 
 /// Writes the named attachment of a message under the data dir's `open/` folder.

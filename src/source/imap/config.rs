@@ -187,6 +187,33 @@ pub fn is_loopback(host: &str) -> bool {
 struct ConfigFile {
     #[serde(default, rename = "account")]
     accounts: Vec<AccountConfig>,
+    #[serde(default)]
+    reader: ReaderConfig,
+}
+
+/// `[reader]`: how reading treats mail.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReaderConfig {
+    /// Opening a message marks it read (`S`) at its source, as mutt does.
+    #[serde(default = "yes")]
+    pub mark_read: bool,
+}
+
+impl Default for ReaderConfig {
+    fn default() -> Self {
+        Self { mark_read: true }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The `[reader]` settings of a config file's text.
+pub fn parse_reader(text: &str) -> Result<ReaderConfig, String> {
+    let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string())?;
+    Ok(file.reader)
 }
 
 /// The config file: the one given, else `$XDG_CONFIG_HOME/quoth/config.toml`.

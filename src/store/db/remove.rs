@@ -72,8 +72,9 @@ impl Store {
         }
         msg.flags = flags.to_string();
         if let Some(v) = self.facts.get(key.0)? {
-            let mut facts: ThreadFacts = decode("thread_facts", &v)?;
+            let mut facts: ThreadFacts = super::decode_facts(&v)?;
             facts.unread = msg.is_unread();
+            facts.flagged = msg.is_flagged();
             self.facts.insert(key.0, encode(&facts))?;
         }
         self.messages.insert(key.0, encode(&msg))?;

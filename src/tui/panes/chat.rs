@@ -66,6 +66,11 @@ impl ChatState {
         }
     }
 
+    /// Nothing is typed in the question box.
+    pub fn input_is_empty(&self) -> bool {
+        self.input.lines().iter().all(|l| l.is_empty())
+    }
+
     /// The latest answered turn, whose citations the evidence pane shows.
     pub fn current_answer(&self) -> Option<&AskOutcome> {
         self.turns.iter().rev().find_map(|t| t.outcome.as_deref())

@@ -146,7 +146,7 @@ pub fn render(
         (Some(msg), None) if msg.key.to_hex() == c.key => {
             let span = quote_span(msg, c);
             view.extend(wrap(
-                &message_runs(msg, &state.attachments, Some(span), true, theme),
+                &message_runs(msg, &state.attachments, Some(span), true, None, theme),
                 bottom.width,
             ));
         }

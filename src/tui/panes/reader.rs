@@ -2,6 +2,7 @@
 //! and disclaimers folded to one line each (toggle), attachments listed. The evidence
 //! pane shows a cited message with the same code.
 
+use crate::engine::copies::AlsoIn;
 use crate::engine::handle::RequestId;
 use crate::engine::{AttachmentState, AttachmentStates};
 use crate::mail::clean::SegmentKind;
@@ -37,6 +38,10 @@ pub struct ReaderState {
     pub messages: Vec<StoredMessage>,
     /// How far each message's attachments have been read.
     pub attachments: AttachmentStates,
+    /// The folders of each message's other copies.
+    pub also_in: AlsoIn,
+    /// The message to open at (a search hit, a cited message).
+    pub show: Option<MessageKey>,
     pub loading: bool,
     /// The message the view is on.
     pub current: usize,
@@ -58,6 +63,8 @@ impl ReaderState {
             req,
             messages: Vec::new(),
             attachments: AttachmentStates::new(),
+            also_in: AlsoIn::new(),
+            show: None,
             loading: true,
             current: 0,
             scroll: 0,
@@ -69,16 +76,23 @@ impl ReaderState {
         }
     }
 
-    /// The thread's messages arrived: go to the highlighted one, else the first unread.
-    pub fn loaded(&mut self, messages: Vec<StoredMessage>, attachments: AttachmentStates) {
+    /// The thread's messages arrived: go to the message asked for, else the first
+    /// unread.
+    pub fn loaded(
+        &mut self,
+        messages: Vec<StoredMessage>,
+        attachments: AttachmentStates,
+        also_in: AlsoIn,
+    ) {
+        self.also_in = also_in;
         if !self.loading {
             return self.refreshed(messages, attachments);
         }
         self.messages = messages;
         self.attachments = attachments;
         self.loading = false;
-        self.current = match self.highlight {
-            Some(h) => self.messages.iter().position(|m| m.key == h.key),
+        self.current = match self.show {
+            Some(k) => self.messages.iter().position(|m| m.key == k),
             None => self.messages.iter().position(|m| m.is_unread()),
         }
         .unwrap_or(0);
@@ -126,12 +140,14 @@ impl ReaderState {
 /// A message whose own text is shorter than this is a note on what it forwards.
 const FORWARD_NOTE_WORDS: usize = 20;
 
-/// The runs of one message: a header, its body by segment, its attachments.
+/// The runs of one message: a header, its body by segment, its attachments. With
+/// `copies` (the folders of its other copies), the header names its folders.
 pub fn message_runs(
     msg: &StoredMessage,
     attachments: &[AttachmentState],
     highlight: Option<(usize, usize)>,
     fold: bool,
+    copies: Option<&[String]>,
     theme: &Theme,
 ) -> Vec<Run> {
     let mut runs = vec![
@@ -140,8 +156,23 @@ pub fn message_runs(
             format!("Date: {}   To: {}\n", day(msg.date), display_list(&msg.to)),
             theme.dim,
         ),
-        Run::new(format!("Subject: {}\n\n", msg.subject), theme.dim),
+        Run::new(format!("Subject: {}\n", msg.subject), theme.dim),
     ];
+    if let Some(copies) = copies.filter(|_| !msg.folder.is_empty()) {
+        let mut line = format!("Folder: {}", one_line_for_terminal(&msg.folder));
+        if !copies.is_empty() {
+            let names: Vec<_> = copies.iter().map(|c| one_line_for_terminal(c)).collect();
+            line.push_str(&format!(" · also in {}", names.join(", ")));
+        }
+        if msg.is_flagged() {
+            line.push_str(" · ⚑ flagged");
+        }
+        if msg.is_unread() {
+            line.push_str(" · unread");
+        }
+        runs.push(Run::new(line + "\n", theme.dim));
+    }
+    runs.push(Run::new("\n".to_string(), theme.dim));
     // A forward with a line or two of its own shows what it forwards: that is the
     // message's content. A cited passage is never folded away.
     let own_words: usize = msg
@@ -280,7 +311,19 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme,
             .get(&msg.key)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        runs.extend(message_runs(msg, attachments, hl, state.fold, theme));
+        let copies = state
+            .also_in
+            .get(&msg.key)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        runs.extend(message_runs(
+            msg,
+            attachments,
+            hl,
+            state.fold,
+            Some(copies),
+            theme,
+        ));
         all.extend(wrap(&runs, inner.width));
         all.push_line(Line::from(Span::styled(
             "─".repeat(usize::from(inner.width)),

@@ -2,7 +2,7 @@
 
 use crate::engine::handle::{sort_threads, RequestId};
 use crate::engine::SearchHit;
-use crate::mail::model::ThreadId;
+use crate::mail::model::{MessageKey, ThreadId};
 use crate::store::ThreadSummary;
 use crate::terminal_text::one_line_for_terminal;
 use crate::tui::theme::Theme;
@@ -75,6 +75,12 @@ impl ThreadsState {
                 .and_then(|h| ThreadId::from_hex(&h.thread_id)),
             None => self.threads.get(self.selected).map(|t| t.id),
         }
+    }
+
+    /// The message of the selected search hit, when search results are listed.
+    pub fn selected_hit_key(&self) -> Option<MessageKey> {
+        let s = self.search.as_ref()?;
+        MessageKey::from_hex(&s.hits.get(self.selected)?.key)
     }
 
     /// The subject of the selected row.
@@ -198,8 +204,8 @@ fn thread_row(t: &ThreadSummary, width: usize, theme: &Theme) -> Line<'static> {
         if t.has_attachment { '@' } else { ' ' }
     );
     let sender = t.senders.last().cloned().unwrap_or_default();
-    let count = if t.messages.len() > 1 {
-        format!(" ({})", t.messages.len())
+    let count = if t.email_count() > 1 {
+        format!(" ({})", t.email_count())
     } else {
         String::new()
     };

@@ -1,0 +1,160 @@
+//! Actions on mail from the UI: read and unread, flagged. The engine writes them to
+//! the mail's source and answers with each copy's flags, which the panes then show.
+
+use super::app::App;
+use super::keymap::Mode;
+use crate::engine::flags::FlagOutcome;
+use crate::engine::handle::EngineRequest;
+use crate::mail::model::MessageKey;
+
+const SEEN: char = 'S';
+const FLAGGED: char = 'F';
+
+impl App {
+    /// `toggle_read`: the message shown, the search hit selected, or the thread
+    /// selected (all of it read, or its latest message unread again).
+    pub(super) fn toggle_read(&mut self, mode: Mode) {
+        match self.action_target(mode) {
+            Some(Target::Message(key, flags)) => {
+                self.set_flag(key, SEEN, !flags.contains(SEEN));
+            }
+            Some(Target::Thread { keys, unread, .. }) => {
+                if unread > 0 {
+                    for key in keys {
+                        self.set_flag(key, SEEN, true);
+                    }
+                } else if let Some(latest) = keys.last() {
+                    self.set_flag(*latest, SEEN, false);
+                }
+            }
+            None => self.status.note("no message here to mark"),
+        }
+    }
+
+    /// `toggle_flag`: the message shown or the hit selected; on a thread, its
+    /// latest message, or every message when some are flagged.
+    pub(super) fn toggle_flag(&mut self, mode: Mode) {
+        match self.action_target(mode) {
+            Some(Target::Message(key, flags)) => {
+                self.set_flag(key, FLAGGED, !flags.contains(FLAGGED));
+            }
+            Some(Target::Thread { keys, flagged, .. }) => {
+                if flagged > 0 {
+                    for key in keys {
+                        self.set_flag(key, FLAGGED, false);
+                    }
+                } else if let Some(latest) = keys.last() {
+                    self.set_flag(*latest, FLAGGED, true);
+                }
+            }
+            None => self.status.note("no message here to flag"),
+        }
+    }
+
+    /// Marks the message shown in the reader read, when reading does that.
+    pub(super) fn mark_shown_read(&mut self) {
+        if !self.options.mark_read {
+            return;
+        }
+        let shown = self
+            .reader
+            .as_ref()
+            .filter(|r| !r.loading)
+            .and_then(|r| r.messages.get(r.current))
+            .filter(|m| m.is_unread())
+            .map(|m| m.key);
+        if let Some(key) = shown {
+            self.set_flag(key, SEEN, true);
+        }
+    }
+
+    fn set_flag(&mut self, key: MessageKey, flag: char, on: bool) {
+        self.request(|req| EngineRequest::SetFlag { req, key, flag, on });
+    }
+
+    /// The engine set a flag: every pane shows the copies' flags now.
+    pub(super) fn flagged(&mut self, outcome: FlagOutcome) {
+        if let Some(r) = self.reader.as_mut() {
+            for m in r.messages.iter_mut() {
+                if let Some((_, f)) = outcome.messages.iter().find(|(k, _)| *k == m.key) {
+                    m.flags = f.clone();
+                }
+            }
+        }
+        if let Some(m) = self.evidence.message.as_mut() {
+            if let Some((_, f)) = outcome.messages.iter().find(|(k, _)| *k == m.key) {
+                m.flags = f.clone();
+            }
+        }
+        if let Some(s) = self.threads.search.as_mut() {
+            for h in s.hits.iter_mut() {
+                if let Some((_, f)) = outcome.messages.iter().find(|(k, _)| k.to_hex() == h.key) {
+                    h.flags = f.clone();
+                }
+            }
+        }
+        if let Some(summary) = outcome.thread {
+            if let Some(t) = self.threads.threads.iter_mut().find(|t| t.id == summary.id) {
+                *t = summary;
+            }
+        }
+        // Marking read on opening is what reading does: it needs no word.
+        if outcome.flag == SEEN && outcome.on && self.options.mark_read {
+            return;
+        }
+        let what = match (outcome.flag, outcome.on) {
+            (SEEN, true) => "marked read",
+            (SEEN, false) => "marked unread",
+            (FLAGGED, true) => "flagged",
+            (FLAGGED, false) => "flag cleared",
+            _ => "flags changed",
+        };
+        if outcome.kept_in_quoth > 0 {
+            self.status.note(format!(
+                "{what} (kept in Quoth: this mail's source holds no flags)"
+            ));
+        } else {
+            self.status.note(what);
+        }
+    }
+
+    fn action_target(&self, mode: Mode) -> Option<Target> {
+        match mode {
+            Mode::Reader => {
+                let r = self.reader.as_ref().filter(|r| !r.loading)?;
+                let m = r.messages.get(r.current)?;
+                Some(Target::Message(m.key, m.flags.clone()))
+            }
+            Mode::Threads => match &self.threads.search {
+                Some(s) => {
+                    let h = s.hits.get(self.threads.selected)?;
+                    Some(Target::Message(
+                        MessageKey::from_hex(&h.key)?,
+                        h.flags.clone(),
+                    ))
+                }
+                None => {
+                    let t = self.threads.threads.get(self.threads.selected)?;
+                    Some(Target::Thread {
+                        keys: t.messages.clone(),
+                        unread: t.unread,
+                        flagged: t.flagged,
+                    })
+                }
+            },
+            _ => None,
+        }
+    }
+}
+
+/// What a mail action applies to.
+enum Target {
+    /// One message (and the other copies of its email), with its flags.
+    Message(MessageKey, String),
+    /// A thread: its messages oldest first, its unread and flagged emails.
+    Thread {
+        keys: Vec<MessageKey>,
+        unread: u32,
+        flagged: u32,
+    },
+}

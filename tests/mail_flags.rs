@@ -1,0 +1,197 @@
+//! Flags written back to Maildir files: read and flagged rename the file with the
+//! right `:2,` letters (out of `new/` into `cur/`), on every copy of the email; the
+//! store, the thread list and a later ingest agree with the files, also when another
+//! program (or a crash between a rename and its record) renamed a file first.
+
+mod common;
+
+use quoth::engine::Engine;
+use quoth::mail::model::MessageKey;
+use quoth::source::SourceLocation;
+use std::path::{Path, PathBuf};
+
+fn maildir(root: &Path, folder: &str) -> PathBuf {
+    let dir = root.join(folder);
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("maildir");
+    }
+    dir
+}
+
+fn mail(id: &str, subject: &str, body: &str, extra: &str) -> String {
+    format!(
+        "From: Lena Vos <lena@example.net>\r\nTo: Omar Haddad <omar@example.net>\r\n\
+         Subject: {subject}\r\nMessage-ID: <{id}>\r\nDate: Thu, 8 Feb 2024 10:00:00 +0000\r\n\
+         {extra}\r\n{body}\r\n"
+    )
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for sub in ["cur", "new"] {
+        for e in std::fs::read_dir(dir.join(sub)).expect("read dir") {
+            let name = e.expect("entry").file_name().to_string_lossy().into_owned();
+            out.push(format!("{sub}/{name}"));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn key_of(engine: &Engine, id: &str) -> MessageKey {
+    engine
+        .store()
+        .messages()
+        .filter_map(Result::ok)
+        .find(|m| m.message_id.as_deref() == Some(id))
+        .map(|m| m.key)
+        .expect("stored")
+}
+
+fn path_of(engine: &Engine, key: &MessageKey) -> String {
+    match engine
+        .store()
+        .message(key)
+        .expect("read")
+        .expect("stored")
+        .location
+    {
+        SourceLocation::File { path } => path,
+        other => panic!("not a file: {other:?}"),
+    }
+}
+
+#[test]
+fn flags_rename_maildir_files_and_the_store_follows() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    let inbox = maildir(&root, "inbox");
+    let archive = maildir(&root, "archive");
+    std::fs::write(
+        inbox.join("new/1700000000.a1.host"),
+        mail(
+            "pump@example.net",
+            "Pump quote",
+            "The pump costs 840 euros.",
+            "",
+        ),
+    )
+    .expect("write");
+    // One email kept twice: an export gave the archived copy a new Message-ID.
+    std::fs::write(
+        inbox.join("cur/1700000001.b2.host:2,S"),
+        mail(
+            "fence-1@example.net",
+            "Fence",
+            "The fence goes up on Monday.",
+            "",
+        ),
+    )
+    .expect("write");
+    std::fs::write(
+        archive.join("cur/1700000002.c3.host:2,S"),
+        mail(
+            "fence-2@example.net",
+            "Fence",
+            "The fence goes up on Monday.",
+            "X-Folder: archive\r\n",
+        ),
+    )
+    .expect("write");
+    let mut engine = common::open(&tmp.path().join("data"));
+    assert_eq!(
+        common::ingest(&mut engine, std::slice::from_ref(&root)).added,
+        3
+    );
+    let pump = key_of(&engine, "pump@example.net");
+    let unread_threads = |e: &Engine| -> u32 {
+        e.store()
+            .threads()
+            .expect("threads")
+            .iter()
+            .map(|t| t.unread)
+            .sum()
+    };
+    assert_eq!(unread_threads(&engine), 1);
+
+    // Reading the new message: out of new/, flagged S, and the store points at it.
+    let outcome = engine.set_flag(&pump, 'S', true).expect("mark read");
+    assert_eq!(outcome.kept_in_quoth, 0);
+    assert_eq!(outcome.thread.as_ref().map(|t| t.unread), Some(0));
+    assert_eq!(
+        files(&inbox),
+        ["cur/1700000000.a1.host:2,S", "cur/1700000001.b2.host:2,S"]
+    );
+    assert!(path_of(&engine, &pump).ends_with("inbox/cur/1700000000.a1.host:2,S"));
+    assert_eq!(unread_threads(&engine), 0, "the thread list counts it read");
+
+    // Flagging one copy flags the email: both files.
+    let fence = key_of(&engine, "fence-1@example.net");
+    let outcome = engine.set_flag(&fence, 'F', true).expect("flag");
+    assert_eq!(outcome.messages.len(), 2, "both copies");
+    assert!(files(&inbox).contains(&"cur/1700000001.b2.host:2,FS".to_string()));
+    assert_eq!(files(&archive), ["cur/1700000002.c3.host:2,FS"]);
+    assert_eq!(outcome.thread.map(|t| t.flagged), Some(1));
+
+    // Unread again, and a later ingest finds nothing new and loses nothing.
+    engine.set_flag(&pump, 'S', false).expect("mark unread");
+    assert_eq!(files(&inbox)[0], "cur/1700000000.a1.host:2,");
+    let again = common::ingest(&mut engine, std::slice::from_ref(&root));
+    assert_eq!(again.added, 0);
+    assert_eq!(engine.store().messages().count(), 3);
+    assert_eq!(unread_threads(&engine), 1);
+
+    // Another program (or a crash after a rename) renamed a file: the next ingest
+    // points the store at it, with its flags.
+    let was = path_of(&engine, &pump);
+    let now = inbox.join("cur/1700000000.a1.host:2,RS");
+    std::fs::rename(&was, &now).expect("rename");
+    let after = common::ingest(&mut engine, std::slice::from_ref(&root));
+    assert_eq!(after.added, 0);
+    assert_eq!(path_of(&engine, &pump), now.to_string_lossy());
+    let stored = engine
+        .store()
+        .message(&pump)
+        .expect("read")
+        .expect("stored");
+    assert_eq!(stored.flags, "RS");
+
+    // A rename the store has not seen yet: setting a flag finds the file.
+    std::fs::rename(&now, inbox.join("cur/1700000000.a1.host:2,S")).expect("rename");
+    engine
+        .set_flag(&pump, 'F', true)
+        .expect("flag a file renamed elsewhere");
+    assert!(files(&inbox).contains(&"cur/1700000000.a1.host:2,FS".to_string()));
+}
+
+#[test]
+fn mail_without_flags_in_its_source_keeps_them_in_quoth() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let eml = tmp.path().join("note.eml");
+    std::fs::write(
+        &eml,
+        mail("note@example.net", "Note", "Bring the ladder.", ""),
+    )
+    .expect("write");
+    let mut engine = common::open(&tmp.path().join("data"));
+    assert_eq!(
+        common::ingest(&mut engine, std::slice::from_ref(&eml)).added,
+        1
+    );
+    let key = key_of(&engine, "note@example.net");
+    let before = std::fs::read(&eml).expect("read");
+    let outcome = engine.set_flag(&key, 'F', true).expect("flag");
+    assert_eq!(outcome.kept_in_quoth, 1);
+    assert_eq!(
+        std::fs::read(&eml).expect("read"),
+        before,
+        "the file is untouched"
+    );
+    assert!(engine
+        .store()
+        .message(&key)
+        .expect("read")
+        .expect("stored")
+        .is_flagged());
+    assert!(eml.exists());
+}
