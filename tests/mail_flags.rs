@@ -195,3 +195,90 @@ fn mail_without_flags_in_its_source_keeps_them_in_quoth() {
         .is_flagged());
     assert!(eml.exists());
 }
+
+#[test]
+fn archive_and_delete_move_the_file_and_search_follows() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    let inbox = maildir(&root, "inbox");
+    maildir(&root, "Trash");
+    std::fs::write(
+        inbox.join("cur/1700000100.d4.host:2,S"),
+        mail(
+            "kiln@example.net",
+            "Kiln firing",
+            "The kiln fires on Saturday at dawn.",
+            "",
+        ),
+    )
+    .expect("write");
+    let mut engine = common::open(&tmp.path().join("data"));
+    assert_eq!(
+        common::ingest(&mut engine, std::slice::from_ref(&root)).added,
+        1
+    );
+    let key = key_of(&engine, "kiln@example.net");
+    let in_folder = |e: &Engine, folder: &str| {
+        e.retrieve(
+            &format!("kiln folder:{folder}"),
+            quoth::engine::RetrieveOptions {
+                mode: quoth::engine::SearchMode::Lexical,
+                limit: 5,
+                rerank: false,
+                now: 1_800_000_000,
+            },
+        )
+        .expect("search")
+        .hits
+        .len()
+    };
+    assert_eq!(in_folder(&engine, "inbox"), 1);
+
+    // No archive folder yet: one is made beside the others.
+    let moved = engine
+        .move_message(&key, &quoth::engine::moves::MoveTarget::Archive)
+        .expect("archive");
+    assert_eq!(moved.from_folder, "mail/inbox");
+    assert_eq!(moved.to_folder, "mail/Archive");
+    assert!(root.join("Archive/cur/1700000100.d4.host:2,S").is_file());
+    assert!(files(&inbox).is_empty());
+    assert_eq!(in_folder(&engine, "inbox"), 0);
+    assert_eq!(
+        in_folder(&engine, "archive"),
+        1,
+        "search knows the new folder"
+    );
+    let folders: Vec<(String, u32)> = moved
+        .thread
+        .as_ref()
+        .expect("the thread, summarised again")
+        .folders
+        .iter()
+        .map(|c| (c.name.clone(), c.emails))
+        .collect();
+    assert_eq!(folders, [("mail/Archive".to_string(), 1)]);
+
+    // Delete goes to the trash folder there is, whatever its case.
+    let trashed = engine
+        .move_message(&key, &quoth::engine::moves::MoveTarget::Trash)
+        .expect("delete");
+    assert_eq!(trashed.to_folder, "mail/Trash");
+    assert!(root.join("Trash/cur/1700000100.d4.host:2,S").is_file());
+
+    // Undo is a move back to the directory it came from.
+    engine
+        .move_message(
+            &key,
+            &quoth::engine::moves::MoveTarget::Dir(moved.from_dir.clone()),
+        )
+        .expect("undo");
+    assert_eq!(files(&inbox), ["cur/1700000100.d4.host:2,S"]);
+    assert_eq!(in_folder(&engine, "inbox"), 1);
+    // Nothing was stored twice, and an ingest agrees.
+    assert_eq!(
+        common::ingest(&mut engine, std::slice::from_ref(&root)).added,
+        0
+    );
+    assert_eq!(engine.store().messages().count(), 1);
+    assert_eq!(in_folder(&engine, "inbox"), 1);
+}

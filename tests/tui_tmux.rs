@@ -147,13 +147,19 @@ fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
     quit(&tmux);
 }
 
+/// Quits: `q`, and `q` again when background work still runs and the UI asks.
 fn quit(tmux: &Tmux) {
     tmux.send(&["q"]);
     let deadline = Instant::now() + Duration::from_secs(10);
+    let mut confirmed = false;
     while Instant::now() < deadline {
         let alive = tmux.cmd(&["has-session", "-t", "quoth"]).status.success();
         if !alive {
             return;
+        }
+        if !confirmed && tmux.screen().contains("quit again to quit") {
+            tmux.send(&["q"]);
+            confirmed = true;
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -496,6 +502,38 @@ fn reading_and_flagging_rename_the_maildir_files() {
         names(":2,F").contains(&format!("{stem}:2,F"))
     });
     tmux.wait_for("the note", 10, |s| s.contains("marked unread"));
-    tmux.send(&["q"]);
+    // Archive: the file moves to a new archive folder beside inbox and sent; undo
+    // brings it back.
+    tmux.send(&["A"]);
+    let archived = mail.join("archive/cur").join(format!("{stem}:2,F"));
+    wait_file("the file in archive/", &|| archived.is_file());
+    tmux.wait_for("the folder on screen", 10, |s| {
+        s.contains("Folder: mail/archive") && s.contains("moved to mail/archive")
+    });
+    tmux.send(&["u"]);
+    wait_file("the file back in the inbox", &|| {
+        names(":2,F").contains(&format!("{stem}:2,F")) && !archived.exists()
+    });
+    // The folder view: counts per folder; choosing the inbox filters the list.
+    tmux.send(&["c"]);
+    let screen = tmux.wait_for("the folder list", 10, |s| {
+        s.contains("Folders (Enter opens") && s.contains("mail/inbox") && s.contains("mail/sent")
+    });
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("mail/")).collect();
+    let inbox_row = rows
+        .iter()
+        .position(|l| l.contains("mail/inbox"))
+        .expect("inbox");
+    for _ in 0..=inbox_row {
+        tmux.send(&["j"]);
+    }
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the inbox's threads", 10, |s| {
+        s.contains("mail/inbox · Threads (")
+    });
+    tmux.send(&["Escape"]);
+    tmux.wait_for("all mail again", 10, |s| {
+        s.contains(" Threads (") && !s.contains("mail/inbox · Threads")
+    });
     quit(&tmux);
 }

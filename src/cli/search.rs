@@ -51,7 +51,7 @@ pub fn run(engine: &Engine, args: SearchArgs, json: bool) -> Result<i32> {
         print_json(&retrieval)?;
         return Ok(0);
     }
-    print_text(&retrieval, args.explain);
+    print_text(&retrieval, args.explain, args.limit);
     Ok(0)
 }
 
@@ -88,11 +88,11 @@ pub fn run_remote(client: &mut Client, args: SearchArgs, json: bool) -> Result<i
     }
     let retrieval: Retrieval =
         serde_json::from_value(value).context("reading the server's search result")?;
-    print_text(&retrieval, args.explain);
+    print_text(&retrieval, args.explain, args.limit);
     Ok(0)
 }
 
-fn print_text(r: &Retrieval, explain: bool) {
+fn print_text(r: &Retrieval, explain: bool, limit: usize) {
     for note in &r.notes {
         eprintln!("note: {note}");
     }
@@ -153,6 +153,13 @@ fn print_text(r: &Retrieval, explain: bool) {
                 s.final_rank
             );
         }
+    }
+    if r.hits.len() >= limit {
+        // On stderr, so a script reading the hits gets only hits.
+        eprintln!(
+            "note: the first {} emails are shown and more match; --limit shows more",
+            r.hits.len()
+        );
     }
     if explain {
         outln!(

@@ -124,6 +124,24 @@ fn bare_id(id: &str) -> String {
 impl Engine {
     /// Whether a citation's quote is in the stored message where it points: its
     /// headers, the cited attachment passage, or the body at the cited span.
+    /// The Message-IDs of the other copies of the message with key `hex`.
+    fn copy_message_ids(&self, hex: &str) -> Result<Vec<String>> {
+        let Some(key) = crate::mail::model::MessageKey::from_hex(hex) else {
+            return Ok(Vec::new());
+        };
+        let Some(msg) = self.store.message(&key)? else {
+            return Ok(Vec::new());
+        };
+        let thread = self.store.thread_of(&key)?;
+        Ok(
+            super::copies::copies_in_thread(&self.store, msg, thread.as_ref())?
+                .into_iter()
+                .skip(1)
+                .filter_map(|m| m.message_id.as_deref().map(bare_id))
+                .collect(),
+        )
+    }
+
     fn quote_is_verbatim(&self, c: &Citation) -> Result<bool> {
         let Some(key) = MessageKey::from_hex(&c.key) else {
             return Ok(false);
@@ -183,11 +201,12 @@ impl Engine {
                 )));
             };
             let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare_id(g)).collect();
-            let cited: Vec<String> = outcome
-                .citations
-                .iter()
-                .filter_map(|c| c.message_id.as_deref().map(bare_id))
-                .collect();
+            // A citation stands for its email: the message cited and its copies.
+            let mut cited: Vec<String> = Vec::new();
+            for c in &outcome.citations {
+                cited.extend(c.message_id.as_deref().map(bare_id));
+                cited.extend(self.copy_message_ids(&c.key)?);
+            }
             let shown = format!(
                 "{} {}",
                 outcome.answer.clone().unwrap_or_default(),

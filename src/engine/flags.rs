@@ -9,9 +9,7 @@
 //! IMAP mail keeps its flags in the store too until they can be stored on the server.
 
 use super::{Engine, EngineError, Result};
-use crate::mail::copies::{Copies, Placement};
 use crate::mail::model::MessageKey;
-use crate::mail::model::ThreadId;
 use crate::source::maildir::{find_renamed, parse_flags, path_with_flags};
 use crate::source::SourceLocation;
 use crate::store::{Store, StoredMessage, ThreadSummary};
@@ -66,7 +64,7 @@ pub fn set_flag(store: &Store, key: &MessageKey, flag: char, on: bool) -> Result
         on,
         ..FlagOutcome::default()
     };
-    for copy in copies_of(store, msg, thread.as_ref())? {
+    for copy in super::copies::copies_in_thread(store, msg, thread.as_ref())? {
         let (flags, at_source) = write_flag(store, &copy, flag, on)?;
         if !at_source {
             outcome.kept_in_quoth += 1;
@@ -78,30 +76,6 @@ pub fn set_flag(store: &Store, key: &MessageKey, flag: char, on: bool) -> Result
     }
     store.flush()?;
     Ok(outcome)
-}
-
-/// The email's copies in its thread, `msg` first.
-fn copies_of(
-    store: &Store,
-    msg: StoredMessage,
-    thread: Option<&ThreadId>,
-) -> Result<Vec<StoredMessage>> {
-    let mut copies = Copies::new();
-    copies.place(msg.message_id.as_deref(), msg.content_id());
-    let members = match thread {
-        Some(id) => store.thread(id)?.map(|t| t.messages).unwrap_or_default(),
-        None => Vec::new(),
-    };
-    let first = msg.key;
-    let mut out = vec![msg];
-    for key in members.iter().filter(|k| **k != first) {
-        if let Some(m) = store.message(key)? {
-            if copies.place(m.message_id.as_deref(), m.content_id()) == Placement::CopyOf(0) {
-                out.push(m);
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// Sets or clears `flag` on one copy at its source and in the store. Returns its

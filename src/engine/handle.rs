@@ -39,6 +39,10 @@ pub use work::sort_threads;
 /// Identifies a request; results carry it so a front end can drop stale ones.
 pub type RequestId = u64;
 
+/// The most search results a front end is sent for one search; a list this long
+/// says that more match.
+pub const SEARCH_LIMIT: usize = 200;
+
 /// Thread summaries sent per [`EngineEvent::ThreadList`] batch: the first batch is on
 /// screen before a large mailbox's whole list has been read.
 pub const THREAD_BATCH: usize = 2000;
@@ -91,6 +95,12 @@ pub enum EngineRequest {
         key: MessageKey,
         flag: char,
         on: bool,
+    },
+    /// Move a message to another folder of its Maildir (archive, trash...).
+    Move {
+        req: RequestId,
+        key: MessageKey,
+        target: super::moves::MoveTarget,
     },
     /// Ingest mail, then (with `embed`) run the embedding jobs.
     Ingest { paths: Vec<PathBuf>, embed: bool },
@@ -146,10 +156,15 @@ pub enum EngineEvent {
         query: String,
         hits: Vec<SearchHit>,
     },
+    /// A message moved to another folder.
+    Moved {
+        req: RequestId,
+        outcome: Box<super::moves::MoveOutcome>,
+    },
     /// A flag was set or cleared: each copy's flags now, and its thread's summary.
     Flagged {
         req: RequestId,
-        outcome: super::flags::FlagOutcome,
+        outcome: Box<super::flags::FlagOutcome>,
     },
     /// The standalone rewrite of a follow-up question.
     AnswerRewrite {
@@ -368,7 +383,7 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 return;
             }
             let now = chrono::Utc::now().timestamp();
-            let result = shared.read(|e| e.search(&query, 200, now));
+            let result = shared.read(|e| e.search(&query, SEARCH_LIMIT, now));
             match result {
                 Ok(hits) => shared.emit(EngineEvent::SearchResults { req, query, hits }),
                 Err(e) => shared.error(Some(req), e),
@@ -413,7 +428,20 @@ fn serve(shared: &Shared, request: EngineRequest) {
         EngineRequest::SetFlag { req, key, flag, on } => {
             // The store alone: an ingest holding the engine does not delay it.
             match super::flags::set_flag(&shared.store, &key, flag, on) {
-                Ok(outcome) => shared.emit(EngineEvent::Flagged { req, outcome }),
+                Ok(outcome) => shared.emit(EngineEvent::Flagged {
+                    req,
+                    outcome: Box::new(outcome),
+                }),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::Move { req, key, target } => {
+            let result = shared.write().move_message(&key, &target);
+            match result {
+                Ok(outcome) => shared.emit(EngineEvent::Moved {
+                    req,
+                    outcome: Box::new(outcome),
+                }),
                 Err(e) => shared.error(Some(req), e),
             }
         }

@@ -17,6 +17,7 @@ mod ingest;
 mod ingest_batch;
 mod llm;
 mod memory;
+pub mod moves;
 mod open;
 mod prepare;
 pub mod privacy;

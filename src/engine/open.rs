@@ -95,6 +95,16 @@ impl Engine {
         if rebuild || owed || engine.lexical.doc_count() == 0 && engine.store.has_messages()? {
             engine.reindex(&mut |_, _| {})?;
         }
+        // A store written before thread facts held folders and copies, once: copies
+        // join threads, so the documents of messages whose thread changed follow.
+        if engine.store.complete_facts()? > 0 {
+            super::ingest::rethread_and_index(
+                &mut engine,
+                &[],
+                super::ingest::AddedDocuments::Indexed,
+                &mut |_| {},
+            )?;
+        }
         let done = engine.jobs.counts(super::EMBED_JOB)?.done;
         let vectors_short = (engine.vectors.len() as u64) < done;
         if engine.store.derived_work_owed()? || vectors_short {

@@ -100,8 +100,10 @@ pub fn prepare(
             parsed.date,
             &parsed.subject,
             &parsed.body,
+            &parsed.attachments,
         ),
         flagged: raw.flags.contains('F'),
+        folder: raw.folder.clone(),
     };
     let message = StoredMessage {
         key,

@@ -69,10 +69,16 @@ impl Engine {
                 },
             )?;
             times.push(t.elapsed().as_secs_f64() * 1000.0);
-            let ranked: Vec<String> = r
+            // Each hit stands for its email: its own Message-ID and its copies'.
+            let ranked: Vec<Vec<String>> = r
                 .hits
                 .iter()
-                .map(|h| h.hit.message_id.clone().unwrap_or_default())
+                .map(|h| {
+                    std::iter::once(h.hit.message_id.clone().unwrap_or_default())
+                        .chain(h.copy_ids.iter().cloned())
+                        .map(|id| bare(&id))
+                        .collect()
+                })
                 .collect();
             r5 += hit_at(&ranked, &gold, 5);
             mrr += reciprocal_rank(&ranked, &gold);

@@ -3,10 +3,10 @@
 //! people heuristics and thread expansion, optionally reranked, then gated by a
 //! calibrated confidence. Query filters apply in every mode.
 
+use super::copies::ranked_emails;
 use super::search::{first_words, SearchHit, COPY_WINDOW};
 use super::{Engine, Result};
 use crate::index::lexical_query::compile;
-use crate::mail::copies::{Copies, Placement};
 use crate::mail::model::{display_list, MessageKey};
 use crate::query::split::{split_query, SplitQuery};
 use crate::query::syntax::{parse_query, Query};
@@ -88,6 +88,9 @@ pub struct RetrievedHit {
     /// The chunk that matched best (the evidence a later answer would cite).
     pub chunk: Option<ChunkRef>,
     pub stages: StageScores,
+    /// The Message-IDs of the email's other copies among the results read.
+    #[serde(skip)]
+    pub copy_ids: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -524,8 +527,8 @@ impl Engine {
         Ok((best, best >= self.gate.threshold, best_signals))
     }
 
-    /// The first `limit` candidates as hits, one per email: a later copy of an
-    /// email already listed adds its folder to that hit.
+    /// The first `limit` candidates as hits, one per email: a copy of an email
+    /// listed adds its folder to that hit ([`super::copies::ranked_emails`]).
     fn decorate(
         &self,
         candidates: Vec<Candidate>,
@@ -533,25 +536,17 @@ impl Engine {
         limit: usize,
     ) -> Result<Vec<RetrievedHit>> {
         let compiled = compile(parsed, &self.lexical);
-        let mut out: Vec<RetrievedHit> = Vec::with_capacity(limit.min(candidates.len()));
-        let mut copies = Copies::new();
-        // Copies of one text rank side by side, so a window past the last hit kept
-        // finds the copies of the hits listed.
-        let window = limit.saturating_mul(COPY_WINDOW);
-        for mut c in candidates.into_iter().take(window) {
-            let Some(msg) = self.store.message(&c.key)? else {
-                continue;
-            };
-            match copies.place(msg.message_id.as_deref(), msg.content_id()) {
-                Placement::CopyOf(n) => {
-                    if let Some(h) = out.get_mut(n) {
-                        h.hit.add_copy(&msg.folder);
-                    }
-                    continue;
-                }
-                Placement::First(n) if n >= limit => continue,
-                Placement::First(_) => {}
-            }
+        let emails = ranked_emails(
+            &self.store,
+            candidates,
+            |c| c.key,
+            |c| c.best_chunk.is_some(),
+            limit,
+            limit.saturating_mul(COPY_WINDOW),
+        )?;
+        let mut out: Vec<RetrievedHit> = Vec::with_capacity(emails.len());
+        for email in emails {
+            let (mut c, msg) = (email.shown, email.message);
             c.stages.final_rank = out.len() + 1;
             let (snippet, highlights) = match &c.best_chunk {
                 Some((chunk, _)) => (chunk.cite_text.chars().take(200).collect(), Vec::new()),
@@ -564,8 +559,12 @@ impl Engine {
                     }
                 }
             };
+            let mut hit =
+                SearchHit::of(&msg, self.thread_id(&c.key)?, c.score, snippet, highlights);
+            hit.also_in = email.also_in;
+            let copy_ids = email.copy_ids;
             out.push(RetrievedHit {
-                hit: SearchHit::of(&msg, self.thread_id(&c.key)?, c.score, snippet, highlights),
+                hit,
                 chunk: c.best_chunk.map(|(ch, _)| ChunkRef {
                     ordinal: ch.ordinal,
                     start: ch.start,
@@ -575,6 +574,7 @@ impl Engine {
                     cite_text: ch.cite_text,
                 }),
                 stages: c.stages,
+                copy_ids,
             });
         }
         Ok(out)

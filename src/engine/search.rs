@@ -2,7 +2,6 @@
 
 use super::{Engine, Result};
 use crate::index::lexical_query::compile;
-use crate::mail::copies::{Copies, Placement};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::query::syntax::parse_query;
 use crate::store::StoredMessage;
@@ -56,15 +55,6 @@ impl SearchHit {
     }
 }
 
-impl SearchHit {
-    /// Another copy of this hit's email is in `folder`.
-    pub fn add_copy(&mut self, folder: &str) {
-        if folder != self.folder && !self.also_in.iter().any(|f| f == folder) {
-            self.also_in.push(folder.to_string());
-        }
-    }
-}
-
 /// How many hits per hit wanted are read to find the listed emails' other copies.
 pub(super) const COPY_WINDOW: usize = 4;
 
@@ -77,22 +67,17 @@ impl Engine {
         let hits = self
             .lexical
             .search(compiled.as_ref(), limit.saturating_mul(COPY_WINDOW))?;
-        let mut out: Vec<SearchHit> = Vec::with_capacity(limit.min(hits.len()));
-        let mut copies = Copies::new();
-        for hit in hits {
-            let Some(msg) = self.store.message(&hit.key)? else {
-                continue;
-            };
-            match copies.place(msg.message_id.as_deref(), msg.content_id()) {
-                Placement::CopyOf(n) => {
-                    if let Some(h) = out.get_mut(n) {
-                        h.add_copy(&msg.folder);
-                    }
-                    continue;
-                }
-                Placement::First(n) if n >= limit => continue,
-                Placement::First(_) => {}
-            }
+        let emails = super::copies::ranked_emails(
+            &self.store,
+            hits,
+            |h| h.key,
+            |_| true,
+            limit,
+            limit.saturating_mul(COPY_WINDOW),
+        )?;
+        let mut out: Vec<SearchHit> = Vec::with_capacity(emails.len());
+        for email in emails {
+            let (hit, msg) = (email.shown, email.message);
             let (snippet, ranges) = self.lexical.snippet(compiled.as_ref(), &msg.body, 160)?;
             let (snippet, highlights) = if snippet.is_empty() {
                 (first_words(&msg.body, 160), Vec::new())
@@ -102,13 +87,15 @@ impl Engine {
                     ranges.into_iter().map(|r| (r.start, r.end)).collect(),
                 )
             };
-            out.push(SearchHit::of(
+            let mut shown = SearchHit::of(
                 &msg,
                 self.thread_id(&hit.key)?,
                 hit.score,
                 snippet,
                 highlights,
-            ));
+            );
+            shown.also_in = email.also_in;
+            out.push(shown);
         }
         Ok(out)
     }

@@ -5,7 +5,7 @@
 use crate::mail::copies::{ContentId, Copies, Placement};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::mail::thread::{thread_messages, ThreadInput};
-use crate::store::{Store, StoreError, ThreadFacts, ThreadSummary};
+use crate::store::{FolderCount, Store, StoreError, ThreadFacts, ThreadSummary};
 use std::collections::HashMap;
 
 pub struct ThreadingOutcome {
@@ -29,6 +29,7 @@ struct Facts {
     has_attachment: bool,
     content: Option<ContentId>,
     flagged: bool,
+    folder: Box<str>,
 }
 
 impl Facts {
@@ -62,6 +63,7 @@ impl Facts {
             has_attachment: f.has_attachment,
             content: f.content,
             flagged: f.flagged,
+            folder: f.folder.into_boxed_str(),
         }
     }
 }
@@ -136,6 +138,29 @@ fn join_copies(facts: &[Facts], reps: &mut [usize]) {
     }
 }
 
+/// How many of the emails are in each folder, and unread there, by folder name.
+fn folder_counts(folders: &[Vec<Box<str>>], unread: &[bool]) -> Vec<FolderCount> {
+    let mut out: Vec<FolderCount> = Vec::new();
+    for (names, &unread) in folders.iter().zip(unread) {
+        for name in names.iter().filter(|n| !n.is_empty()) {
+            let at = match out.iter().position(|c| *c.name == **name) {
+                Some(i) => i,
+                None => {
+                    out.push(FolderCount {
+                        name: name.to_string(),
+                        ..FolderCount::default()
+                    });
+                    out.len() - 1
+                }
+            };
+            out[at].emails += 1;
+            out[at].unread += u32::from(unread);
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
 /// Summarises one thread again from its members' facts (a flag of one changed),
 /// and stores the summary. Returns it, or `None` when there is no such thread.
 pub fn resummarise(store: &Store, id: &ThreadId) -> Result<Option<ThreadSummary>, StoreError> {
@@ -168,6 +193,8 @@ fn summarise(facts: &[Facts], assignment: &[(MessageKey, ThreadId)]) -> Vec<Thre
         unread: Vec<bool>,
         /// Per distinct email: whether a copy of it is flagged.
         flagged: Vec<bool>,
+        /// Per distinct email: the folders its copies are in.
+        folders: Vec<Vec<Box<str>>>,
     }
     let mut by_thread: HashMap<ThreadId, Building> = HashMap::new();
     // `facts` is in date order, so members and senders come out oldest first.
@@ -184,10 +211,12 @@ fn summarise(facts: &[Facts], assignment: &[(MessageKey, ThreadId)]) -> Vec<Thre
                 has_attachment: false,
                 emails: 0,
                 flagged: 0,
+                folders: Vec::new(),
             },
             copies: Copies::new(),
             unread: Vec::new(),
             flagged: Vec::new(),
+            folders: Vec::new(),
         });
         let t = &mut b.summary;
         t.messages.push(*key);
@@ -208,10 +237,14 @@ fn summarise(facts: &[Facts], assignment: &[(MessageKey, ThreadId)]) -> Vec<Thre
             Placement::First(_) => {
                 b.unread.push(f.unread);
                 b.flagged.push(f.flagged);
+                b.folders.push(vec![f.folder.clone()]);
             }
             Placement::CopyOf(n) => {
                 b.unread[n] &= f.unread;
                 b.flagged[n] |= f.flagged;
+                if !b.folders[n].contains(&f.folder) {
+                    b.folders[n].push(f.folder.clone());
+                }
             }
         }
     }
@@ -221,6 +254,7 @@ fn summarise(facts: &[Facts], assignment: &[(MessageKey, ThreadId)]) -> Vec<Thre
             b.summary.emails = b.copies.emails() as u32;
             b.summary.unread = b.unread.iter().filter(|&&u| u).count() as u32;
             b.summary.flagged = b.flagged.iter().filter(|&&f| f).count() as u32;
+            b.summary.folders = folder_counts(&b.folders, &b.unread);
             b.summary
         })
         .collect();

@@ -3,18 +3,29 @@
 //! such copies once, with their folders listed.
 //!
 //! Two messages are copies when they carry the same Message-ID, or when their content
-//! is the same: the sender's address, the date to the second, the subject and the
-//! body text. Undated mail is matched by Message-ID only, as a date is what tells two
-//! identical notes apart.
+//! is the same: the sender's address, the date to the second, the subject, the body
+//! text and the attachments' names and sizes. Undated mail, and mail with neither
+//! text nor attachments (an encrypted body Quoth cannot read), is matched by
+//! Message-ID only: nothing of its own tells two such messages apart.
 
+use super::model::AttachmentInfo;
 use std::collections::HashMap;
 
 /// A digest of what makes a message's content the same as another's.
 pub type ContentId = [u8; 16];
 
-/// The content identity of a message; `None` for undated mail.
-pub fn content_id(sender: &str, date: Option<i64>, subject: &str, body: &str) -> Option<ContentId> {
+/// The content identity of a message; `None` when it has too little content.
+pub fn content_id(
+    sender: &str,
+    date: Option<i64>,
+    subject: &str,
+    body: &str,
+    attachments: &[AttachmentInfo],
+) -> Option<ContentId> {
     let date = date?;
+    if body.trim().is_empty() && attachments.is_empty() {
+        return None;
+    }
     let mut h = blake3::Hasher::new();
     h.update(sender.trim().to_lowercase().as_bytes());
     h.update(b"\0");
@@ -29,6 +40,11 @@ pub fn content_id(sender: &str, date: Option<i64>, subject: &str, body: &str) ->
     for line in lines {
         h.update(line.as_bytes());
         h.update(b"\n");
+    }
+    for a in attachments {
+        h.update(b"\0");
+        h.update(a.name.as_deref().unwrap_or("").as_bytes());
+        h.update(&a.size.to_be_bytes());
     }
     let mut id = [0u8; 16];
     id.copy_from_slice(&h.finalize().as_bytes()[..16]);
@@ -99,8 +115,15 @@ mod tests {
             Some(DAY),
             "Gate codes",
             "Use 4411.\r\n\r\n",
+            &[],
         );
-        let b = content_id("ann@example.org", Some(DAY), "Gate codes", "Use 4411.\n");
+        let b = content_id(
+            "ann@example.org",
+            Some(DAY),
+            "Gate codes",
+            "Use 4411.\n",
+            &[],
+        );
         assert_eq!(a, b);
         let mut c = Copies::new();
         assert_eq!(c.place(Some("<1@x>"), a), Placement::First(0));
@@ -111,8 +134,8 @@ mod tests {
     #[test]
     fn a_shared_message_id_is_a_copy_whatever_the_text() {
         let mut c = Copies::new();
-        let a = content_id("a@x", Some(DAY), "s", "one");
-        let b = content_id("a@x", Some(DAY), "s", "one, edited by the server");
+        let a = content_id("a@x", Some(DAY), "s", "one", &[]);
+        let b = content_id("a@x", Some(DAY), "s", "one, edited by the server", &[]);
         assert_ne!(a, b);
         assert_eq!(c.place(Some("<m@x>"), a), Placement::First(0));
         assert_eq!(c.place(Some(" <m@x> "), b), Placement::CopyOf(0));
@@ -123,16 +146,28 @@ mod tests {
     #[test]
     fn different_mail_stays_apart() {
         let mut c = Copies::new();
-        let base = content_id("a@x", Some(DAY), "Alert: disk full", "host one");
-        let other_body = content_id("a@x", Some(DAY), "Alert: disk full", "host two");
-        let other_second = content_id("a@x", Some(DAY + 1), "Alert: disk full", "host one");
-        let other_sender = content_id("b@x", Some(DAY), "Alert: disk full", "host one");
+        let base = content_id("a@x", Some(DAY), "Alert: disk full", "host one", &[]);
+        let other_body = content_id("a@x", Some(DAY), "Alert: disk full", "host two", &[]);
+        let other_second = content_id("a@x", Some(DAY + 1), "Alert: disk full", "host one", &[]);
+        let other_sender = content_id("b@x", Some(DAY), "Alert: disk full", "host one", &[]);
         assert_eq!(c.place(None, base), Placement::First(0));
         assert_eq!(c.place(None, other_body), Placement::First(1));
         assert_eq!(c.place(None, other_second), Placement::First(2));
         assert_eq!(c.place(None, other_sender), Placement::First(3));
         // Undated mail has no content identity: two identical undated notes stay two.
-        assert_eq!(content_id("a@x", None, "s", "b"), None);
+        assert_eq!(content_id("a@x", None, "s", "b", &[]), None);
+        // Nor has mail without text or attachments (an encrypted body).
+        assert_eq!(content_id("a@x", Some(DAY), "s", " \n", &[]), None);
+        let sealed = |size| AttachmentInfo {
+            index: 0,
+            name: Some("encrypted.asc".into()),
+            mime_type: "application/octet-stream".into(),
+            size,
+        };
+        assert_ne!(
+            content_id("a@x", Some(DAY), "s", "", &[sealed(900)]),
+            content_id("a@x", Some(DAY), "s", "", &[sealed(901)]),
+        );
         assert_eq!(c.place(None, None), Placement::First(4));
         assert_eq!(c.place(None, None), Placement::First(5));
         assert_eq!(c.emails(), 6);

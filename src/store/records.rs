@@ -39,7 +39,13 @@ impl StoredMessage {
     /// The content identity copies of this email share.
     pub fn content_id(&self) -> Option<crate::mail::copies::ContentId> {
         let sender = self.from.first().map(|m| m.address.as_str()).unwrap_or("");
-        crate::mail::copies::content_id(sender, self.date, &self.subject, &self.body)
+        crate::mail::copies::content_id(
+            sender,
+            self.date,
+            &self.subject,
+            &self.body,
+            &self.attachments,
+        )
     }
 
     pub fn is_unread(&self) -> bool {
@@ -229,6 +235,8 @@ pub struct ThreadFacts {
     /// ([`crate::mail::copies::content_id`]); `None` for undated mail.
     pub content: Option<crate::mail::copies::ContentId>,
     pub flagged: bool,
+    /// The folder the message is in, as [`StoredMessage::folder`].
+    pub folder: String,
 }
 
 /// A thread as listed: built from its messages after each ingest.
@@ -249,6 +257,16 @@ pub struct ThreadSummary {
     pub emails: u32,
     /// Distinct emails with a copy flagged.
     pub flagged: u32,
+    /// The folders its emails are in, by name, with how many are there and unread.
+    pub folders: Vec<FolderCount>,
+}
+
+/// How many of a thread's (or a mailbox's) emails a folder holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FolderCount {
+    pub name: String,
+    pub emails: u32,
+    pub unread: u32,
 }
 
 impl ThreadSummary {
@@ -293,6 +311,7 @@ pub(crate) mod legacy {
                 has_attachment: f.has_attachment,
                 content: None,
                 flagged: false,
+                folder: String::new(),
             }
         }
     }
@@ -322,6 +341,7 @@ pub(crate) mod legacy {
                 has_attachment: t.has_attachment,
                 emails: 0,
                 flagged: 0,
+                folders: Vec::new(),
             }
         }
     }

@@ -11,6 +11,7 @@ use super::panes::evidence::quote_span;
 use super::panes::reader::{Highlight, ReaderState};
 use super::panes::threads::SearchResults;
 use crate::engine::handle::EngineRequest;
+use crate::engine::moves::MoveTarget;
 use crate::mail::model::{MessageKey, ThreadId};
 use tui_textarea::TextArea;
 
@@ -43,8 +44,12 @@ impl App {
             }
             Command::ClearSearch => {
                 self.search_input = None;
-                if self.threads.search.is_some() {
+                if self.threads.picker.is_some() {
+                    self.threads.picker = None;
+                } else if self.threads.search.is_some() {
                     self.threads.set_search(None);
+                } else if self.threads.folder.is_some() {
+                    self.threads.set_folder(None);
                 }
             }
             Command::Focus(t) => {
@@ -119,6 +124,15 @@ impl App {
             }
             Command::ToggleRead => self.toggle_read(mode),
             Command::ToggleFlag => self.toggle_flag(mode),
+            Command::Archive => self.move_to(mode, MoveTarget::Archive),
+            Command::Delete => self.move_to(mode, MoveTarget::Trash),
+            Command::Undo => self.undo_last(),
+            Command::Folders => {
+                self.reader = None;
+                self.threads.set_search(None);
+                self.layout.focus_on(Pane::Threads);
+                self.threads.open_folders();
+            }
             Command::ToggleQuoted => {
                 if let Some(r) = self.reader.as_mut() {
                     r.fold = !r.fold;
@@ -136,7 +150,7 @@ impl App {
                 self.status.note(note);
             }
             Command::Help => self.help = Some(HelpState::default()),
-            Command::Quit => self.quit = true,
+            Command::Quit => self.ask_to_quit(),
             Command::Submit => self.submit(mode),
             Command::Cancel => match mode {
                 Mode::Search => self.search_input = None,
@@ -145,6 +159,18 @@ impl App {
             Command::Newline => self.chat.input.insert_newline(),
             Command::Noop => {}
         }
+    }
+
+    /// Quits, unless background work runs: then the next `quit` does, and the
+    /// status bar says what would stop.
+    fn ask_to_quit(&mut self) {
+        if !self.status.busy || self.quit_confirm {
+            self.quit = true;
+            return;
+        }
+        self.quit_confirm = true;
+        self.status
+            .note("background work is running (it resumes at the next start): quit again to quit");
     }
 
     /// Leaves typing mode for the pane the chat was entered from.
@@ -268,6 +294,9 @@ impl App {
     }
 
     fn open_selected_thread(&mut self) {
+        if self.threads.picker.is_some() {
+            return self.threads.choose_folder();
+        }
         let Some(id) = self.threads.selected_thread() else {
             return;
         };

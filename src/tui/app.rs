@@ -75,6 +75,10 @@ pub struct App {
     dirty: bool,
     /// Where the focus goes back to when the chat input is left.
     pub(super) before_chat: Pane,
+    /// How to take back the last action on mail.
+    pub(super) undo: super::mail_actions::UndoLog,
+    /// `quit` was pressed while background work ran: the next one quits.
+    pub(super) quit_confirm: bool,
 }
 
 impl App {
@@ -97,6 +101,8 @@ impl App {
             jumps: JumpList::default(),
             next_req: 1,
             outbox: vec![EngineRequest::Threads],
+            undo: Default::default(),
+            quit_confirm: false,
             in_flight: HashSet::new(),
             threads_loading: true,
             quit: false,
@@ -218,7 +224,11 @@ impl App {
         if self.sequencer.mode() != mode {
             self.sequencer = self.keymap.sequencer(mode);
         }
-        match self.sequencer.feed(&key) {
+        let step = self.sequencer.feed(&key);
+        if !matches!(step, Step::Matched(Command::Quit) | Step::Pending) {
+            self.quit_confirm = false;
+        }
+        match step {
             Step::Matched(cmd) => self.run(cmd),
             Step::NoMatch(keys) if mode.is_text_input() => {
                 if let Some(input) = self.text_input() {
@@ -227,8 +237,26 @@ impl App {
                     }
                 }
             }
-            Step::NoMatch(_) | Step::Pending | Step::Ignored => {}
+            Step::NoMatch(keys) => {
+                let typed: Vec<String> = keys.iter().map(ToString::to_string).collect();
+                self.status.note(format!(
+                    "{} does nothing here ({} lists the keys)",
+                    typed.join(" "),
+                    self.help_key_name()
+                ));
+            }
+            Step::Pending | Step::Ignored => {}
         }
+    }
+
+    /// The key that opens help in the current mode, for hints.
+    fn help_key_name(&self) -> String {
+        self.keymap
+            .mode(self.mode())
+            .keys_for(&Command::Help)
+            .next()
+            .map(ToString::to_string)
+            .unwrap_or_else(|| "?".into())
     }
 
     fn help_key(&mut self, key: KeyEvent) {
@@ -267,9 +295,13 @@ impl App {
                     self.mark_shown_read();
                 }
             }
+            EngineEvent::Moved { req, outcome } => {
+                self.in_flight.remove(&req);
+                self.moved(req, *outcome);
+            }
             EngineEvent::Flagged { req, outcome } => {
                 self.in_flight.remove(&req);
-                self.flagged(outcome);
+                self.flagged(*outcome);
             }
             EngineEvent::SearchResults { req, query, hits } => {
                 self.in_flight.remove(&req);

@@ -141,6 +141,15 @@ pub enum Command {
     ToggleRead,
     /// Flag the message (or the thread's latest) as important, or clear the flag.
     ToggleFlag,
+    /// Move the message (or the thread) to the archive folder.
+    Archive,
+    /// Move the message (or the thread) to the trash folder.
+    Delete,
+    /// Take back the last action on mail (a flag, an archive, a delete).
+    Undo,
+    /// Show the folder list with unread and total counts; choosing one filters the
+    /// thread list.
+    Folders,
     /// Show ingest and sync status.
     Status,
     /// Synchronise the mailbox now.
@@ -236,6 +245,10 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::ToggleQuoted, "toggle_quoted"),
     (Command::ToggleRead, "toggle_read"),
     (Command::ToggleFlag, "toggle_flag"),
+    (Command::Archive, "archive"),
+    (Command::Delete, "delete"),
+    (Command::Undo, "undo"),
+    (Command::Folders, "folders"),
     (Command::Status, "status"),
     (Command::Sync, "sync"),
     (Command::Help, "help"),
@@ -320,6 +333,10 @@ impl Command {
             Command::ToggleQuoted => "Fold/unfold quoted text",
             Command::ToggleRead => "Mark read/unread",
             Command::ToggleFlag => "Flag/unflag",
+            Command::Archive => "Archive",
+            Command::Delete => "Delete (to the trash folder)",
+            Command::Undo => "Undo the last action on mail",
+            Command::Folders => "Folders",
             Command::Status => "Show sync status",
             Command::Sync => "Sync now (local and IMAP)",
             Command::Help => "Show help",

@@ -4,8 +4,31 @@
 use super::app::App;
 use super::keymap::Mode;
 use crate::engine::flags::FlagOutcome;
-use crate::engine::handle::EngineRequest;
+use crate::engine::handle::{EngineRequest, RequestId};
+use crate::engine::moves::{MoveOutcome, MoveTarget};
 use crate::mail::model::MessageKey;
+use std::collections::HashSet;
+
+/// How to take back the last action on mail: one step per message it changed.
+#[derive(Debug, Clone, Default)]
+pub struct UndoLog {
+    steps: Vec<UndoStep>,
+    /// The requests of the last action, whose outcomes add steps.
+    action: HashSet<RequestId>,
+}
+
+#[derive(Debug, Clone)]
+enum UndoStep {
+    Flag {
+        key: MessageKey,
+        flag: char,
+        on: bool,
+    },
+    Move {
+        key: MessageKey,
+        back: std::path::PathBuf,
+    },
+}
 
 const SEEN: char = 'S';
 const FLAGGED: char = 'F';
@@ -16,15 +39,17 @@ impl App {
     pub(super) fn toggle_read(&mut self, mode: Mode) {
         match self.action_target(mode) {
             Some(Target::Message(key, flags)) => {
-                self.set_flag(key, SEEN, !flags.contains(SEEN));
+                self.new_action();
+                self.user_flag(key, SEEN, !flags.contains(SEEN));
             }
             Some(Target::Thread { keys, unread, .. }) => {
+                self.new_action();
                 if unread > 0 {
                     for key in keys {
-                        self.set_flag(key, SEEN, true);
+                        self.user_flag(key, SEEN, true);
                     }
                 } else if let Some(latest) = keys.last() {
-                    self.set_flag(*latest, SEEN, false);
+                    self.user_flag(*latest, SEEN, false);
                 }
             }
             None => self.status.note("no message here to mark"),
@@ -36,15 +61,17 @@ impl App {
     pub(super) fn toggle_flag(&mut self, mode: Mode) {
         match self.action_target(mode) {
             Some(Target::Message(key, flags)) => {
-                self.set_flag(key, FLAGGED, !flags.contains(FLAGGED));
+                self.new_action();
+                self.user_flag(key, FLAGGED, !flags.contains(FLAGGED));
             }
             Some(Target::Thread { keys, flagged, .. }) => {
+                self.new_action();
                 if flagged > 0 {
                     for key in keys {
-                        self.set_flag(key, FLAGGED, false);
+                        self.user_flag(key, FLAGGED, false);
                     }
                 } else if let Some(latest) = keys.last() {
-                    self.set_flag(*latest, FLAGGED, true);
+                    self.user_flag(*latest, FLAGGED, true);
                 }
             }
             None => self.status.note("no message here to flag"),
@@ -68,8 +95,89 @@ impl App {
         }
     }
 
-    fn set_flag(&mut self, key: MessageKey, flag: char, on: bool) {
-        self.request(|req| EngineRequest::SetFlag { req, key, flag, on });
+    fn set_flag(&mut self, key: MessageKey, flag: char, on: bool) -> RequestId {
+        self.request(|req| EngineRequest::SetFlag { req, key, flag, on })
+    }
+
+    /// A flag the user set: undo sets it back.
+    fn user_flag(&mut self, key: MessageKey, flag: char, on: bool) {
+        let req = self.set_flag(key, flag, on);
+        self.undo.action.insert(req);
+        self.undo.steps.push(UndoStep::Flag { key, flag, on: !on });
+    }
+
+    /// A new action on mail: undo takes back this one, not the one before.
+    fn new_action(&mut self) {
+        self.undo = UndoLog::default();
+    }
+
+    /// `archive` and `delete`: the message shown, the hit selected, or every
+    /// message of the thread selected.
+    pub(super) fn move_to(&mut self, mode: Mode, target: MoveTarget) {
+        let keys = match self.action_target(mode) {
+            Some(Target::Message(key, _)) => vec![key],
+            Some(Target::Thread { keys, .. }) => keys,
+            None => return self.status.note("no message here to move"),
+        };
+        self.new_action();
+        for key in keys {
+            let target = target.clone();
+            let req = self.request(|req| EngineRequest::Move { req, key, target });
+            self.undo.action.insert(req);
+        }
+    }
+
+    /// `undo`: takes back the last action's steps.
+    pub(super) fn undo_last(&mut self) {
+        let steps = std::mem::take(&mut self.undo.steps);
+        if steps.is_empty() {
+            return self.status.note("nothing to undo");
+        }
+        self.undo = UndoLog::default();
+        for step in steps.into_iter().rev() {
+            match step {
+                UndoStep::Flag { key, flag, on } => {
+                    self.set_flag(key, flag, on);
+                }
+                UndoStep::Move { key, back } => {
+                    let target = MoveTarget::Dir(back);
+                    self.request(|req| EngineRequest::Move { req, key, target });
+                }
+            }
+        }
+        self.status.note("undone");
+    }
+
+    /// The engine moved a message: the panes show its folder now.
+    pub(super) fn moved(&mut self, req: RequestId, mut outcome: MoveOutcome) {
+        if let Some(summary) = outcome.thread.take() {
+            self.threads.update_thread(summary);
+        }
+        if let Some(r) = self.reader.as_mut() {
+            for m in r.messages.iter_mut().filter(|m| m.key == outcome.key) {
+                m.folder = outcome.to_folder.clone();
+            }
+        }
+        if let Some(s) = self.threads.search.as_mut() {
+            for h in s.hits.iter_mut().filter(|h| h.key == outcome.key.to_hex()) {
+                h.folder = outcome.to_folder.clone();
+            }
+        }
+        if self.undo.action.contains(&req) {
+            self.undo.steps.push(UndoStep::Move {
+                key: outcome.key,
+                back: outcome.from_dir.clone(),
+            });
+            let undo = self
+                .keymap
+                .mode(self.mode())
+                .keys_for(&super::command::Command::Undo)
+                .next()
+                .map(|k| format!(" ({k} undoes)"))
+                .unwrap_or_default();
+            self.status
+                .note(format!("moved to {}{undo}", outcome.to_folder));
+        }
     }
 
     /// The engine set a flag: every pane shows the copies' flags now.
@@ -94,9 +202,7 @@ impl App {
             }
         }
         if let Some(summary) = outcome.thread {
-            if let Some(t) = self.threads.threads.iter_mut().find(|t| t.id == summary.id) {
-                *t = summary;
-            }
+            self.threads.update_thread(summary);
         }
         // Marking read on opening is what reading does: it needs no word.
         if outcome.flag == SEEN && outcome.on && self.options.mark_read {
@@ -119,6 +225,9 @@ impl App {
     }
 
     fn action_target(&self, mode: Mode) -> Option<Target> {
+        if self.threads.picker.is_some() {
+            return None;
+        }
         match mode {
             Mode::Reader => {
                 let r = self.reader.as_ref().filter(|r| !r.loading)?;

@@ -29,7 +29,7 @@ pub mod theme;
 pub mod wrap;
 
 #[cfg(test)]
-mod focus_and_copies_tests;
+mod mail_ui_tests;
 #[cfg(test)]
 mod render_tests;
 

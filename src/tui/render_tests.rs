@@ -8,7 +8,7 @@ use super::keymap::{Keymap, Preset};
 use super::theme::Theme;
 use crate::answer::conversation::Conversation;
 use crate::attach::PdfStatus;
-use crate::engine::handle::{EngineEvent, EngineRequest, Progress};
+use crate::engine::handle::{EngineEvent, EngineRequest, Progress, RequestId};
 use crate::engine::{AskOutcome, AttachmentState, Citation, IngestPhase};
 use crate::mail::clean::segment_body;
 use crate::mail::model::{AttachmentInfo, BodyFormat, Mailbox, MessageKey, ThreadId};
@@ -82,6 +82,7 @@ fn thread(
         has_attachment: n.is_multiple_of(2),
         emails: count as u32,
         flagged: 0,
+        folders: Vec::new(),
     }
 }
 
@@ -160,23 +161,28 @@ pub(super) fn key_event(c: char) -> AppEvent {
     )))
 }
 
-/// Asks a question through the chat input and answers it as the engine would.
-pub(super) fn answered(app: &mut App) -> StoredMessage {
-    for c in "iwhen does the roofer come?".chars() {
+/// Types `i`, the question and Enter; returns the request of the question asked.
+pub(super) fn ask(app: &mut App, question: &str) -> RequestId {
+    app.handle(key_event('i'));
+    for c in question.chars() {
         app.handle(key_event(c));
     }
     app.handle(AppEvent::Term(Event::Key(KeyEvent::new(
         KeyCode::Enter,
         KeyModifiers::NONE,
     ))));
-    let req = app
-        .take_requests()
+    app.take_requests()
         .into_iter()
         .find_map(|r| match r {
             EngineRequest::Ask { req, .. } => Some(req),
             _ => None,
         })
-        .expect("submitting asks");
+        .expect("submitting asks")
+}
+
+/// Asks a question through the chat input and answers it as the engine would.
+pub(super) fn answered(app: &mut App) -> StoredMessage {
+    let req = ask(app, "when does the roofer come?");
     let msg = message(
         1,
         "Dana Whitfield",

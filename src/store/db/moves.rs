@@ -21,6 +21,43 @@ impl Store {
         self.facts.get(key.0)?.map(|v| decode_facts(&v)).transpose()
     }
 
+    /// Fills in the thread facts that records written before they held them lack
+    /// (folder, content identity, flagged), from the messages. Returns how many
+    /// changed; done once per store (`facts_complete` in meta).
+    pub fn complete_facts(&self) -> Result<usize> {
+        if self.meta.contains_key("facts_complete")? {
+            return Ok(0);
+        }
+        let mut changed = 0;
+        for msg in self.messages() {
+            // A record that cannot be read is left as it is; it is reported where
+            // it is read for itself.
+            let Ok(msg) = msg else { continue };
+            let Some(v) = self.facts.get(msg.key.0)? else {
+                continue;
+            };
+            let Ok(mut facts) = decode_facts(&v) else {
+                continue;
+            };
+            let complete = ThreadFacts {
+                content: msg.content_id(),
+                flagged: msg.is_flagged(),
+                folder: msg.folder.clone(),
+                ..facts.clone()
+            };
+            if complete.content != facts.content
+                || complete.flagged != facts.flagged
+                || complete.folder != facts.folder
+            {
+                facts = complete;
+                self.facts.insert(msg.key.0, encode(&facts))?;
+                changed += 1;
+            }
+        }
+        self.meta.insert("facts_complete", &[1])?;
+        Ok(changed)
+    }
+
     /// Writes one thread's summary (after a flag of one of its messages changed).
     pub fn put_thread(&self, summary: &ThreadSummary) -> Result<()> {
         self.threads.insert(summary.id.0, encode(summary))?;

@@ -96,6 +96,13 @@ impl Store {
         msg.location = location;
         msg.folder = folder.to_string();
         self.messages.insert(key.0, encode(&msg))?;
+        if let Some(v) = self.facts.get(key.0)? {
+            let mut facts: ThreadFacts = super::decode_facts(&v)?;
+            if facts.folder != folder {
+                facts.folder = folder.to_string();
+                self.facts.insert(key.0, encode(&facts))?;
+            }
+        }
         self.set_flags(key, flags)?;
         Ok(())
     }

@@ -2,5 +2,6 @@
 
 pub mod chat;
 pub mod evidence;
+pub mod folders;
 pub mod reader;
 pub mod threads;

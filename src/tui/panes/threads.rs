@@ -1,5 +1,6 @@
 //! The thread list, or the search results that replace it until they are cleared.
 
+use super::folders::FolderPicker;
 use crate::engine::handle::{sort_threads, RequestId};
 use crate::engine::SearchHit;
 use crate::mail::model::{MessageKey, ThreadId};
@@ -24,7 +25,14 @@ pub struct SearchResults {
 
 #[derive(Debug, Clone, Default)]
 pub struct ThreadsState {
+    /// The threads listed: every thread, or those with mail in `folder`.
     pub threads: Vec<ThreadSummary>,
+    /// The folder the list shows (None: all mail).
+    pub folder: Option<String>,
+    /// Every thread while a folder filters `threads`.
+    all: Vec<ThreadSummary>,
+    /// The folder list, shown in place of the threads while open.
+    pub picker: Option<FolderPicker>,
     /// The whole list has arrived.
     pub complete: bool,
     pub search: Option<SearchResults>,
@@ -46,16 +54,29 @@ impl ThreadsState {
         self.len() == 0
     }
 
+    /// Every thread, whatever the folder shown.
+    pub fn every_thread(&self) -> &[ThreadSummary] {
+        match self.folder {
+            Some(_) => &self.all,
+            None => &self.threads,
+        }
+    }
+
     /// A batch of the thread list; the selection stays on the same thread.
     pub fn add_batch(&mut self, batch: Vec<ThreadSummary>, first: bool, complete: bool) {
         let keep = self.selected_thread();
+        let every = match self.folder {
+            Some(_) => &mut self.all,
+            None => &mut self.threads,
+        };
         if first {
-            self.threads.clear();
+            every.clear();
         }
-        self.threads.extend(batch);
+        every.extend(batch);
         if !first {
-            sort_threads(&mut self.threads);
+            sort_threads(every);
         }
+        self.refilter();
         self.complete = complete;
         if self.search.is_none() {
             if let Some(id) = keep {
@@ -93,6 +114,9 @@ impl ThreadsState {
     }
 
     pub fn move_by(&mut self, delta: isize) {
+        if let Some(p) = self.picker.as_mut() {
+            return p.move_by(delta);
+        }
         let last = self.len().saturating_sub(1) as isize;
         self.selected = (self.selected as isize)
             .saturating_add(delta)
@@ -133,7 +157,65 @@ impl ThreadsState {
         }
     }
 
+    /// A thread's summary changed (a flag, a move): the list shows it, or leaves it
+    /// out when it no longer has mail in the folder shown.
+    pub fn update_thread(&mut self, summary: ThreadSummary) {
+        let keep = self.selected_thread();
+        for list in [&mut self.threads, &mut self.all] {
+            if let Some(t) = list.iter_mut().find(|t| t.id == summary.id) {
+                *t = summary.clone();
+            }
+        }
+        self.refilter();
+        if let Some(i) = keep.and_then(|id| self.threads.iter().position(|t| t.id == id)) {
+            self.selected = i;
+        }
+        self.clamp();
+    }
+
+    /// Shows the threads of one folder, or (None) all mail.
+    pub fn set_folder(&mut self, folder: Option<String>) {
+        if self.folder.is_some() {
+            self.threads = std::mem::take(&mut self.all);
+        }
+        if folder.is_some() {
+            self.all = std::mem::take(&mut self.threads);
+        }
+        self.folder = folder;
+        self.refilter();
+        self.selected = 0;
+        self.offset = 0;
+    }
+
+    fn refilter(&mut self) {
+        if let Some(folder) = &self.folder {
+            self.threads = self
+                .all
+                .iter()
+                .filter(|t| t.folders.iter().any(|c| c.name == *folder))
+                .cloned()
+                .collect();
+        }
+    }
+
+    pub fn open_folders(&mut self) {
+        self.picker = Some(FolderPicker::new(
+            self.every_thread(),
+            self.folder.as_deref(),
+        ));
+    }
+
+    /// The folder selected in the folder list becomes the one shown.
+    pub fn choose_folder(&mut self) {
+        if let Some(p) = self.picker.take() {
+            self.set_folder(p.chosen());
+        }
+    }
+
     pub fn set_search(&mut self, search: Option<SearchResults>) {
+        if search.is_some() {
+            self.picker = None;
+        }
         self.search = search;
         self.selected = 0;
         self.offset = 0;
@@ -148,11 +230,26 @@ pub fn day(ts: Option<i64>) -> String {
 }
 
 pub fn render(f: &mut Frame, area: Rect, state: &mut ThreadsState, theme: &Theme, focused: bool) {
+    if let Some(picker) = state.picker.as_mut() {
+        return super::folders::render(f, area, picker, theme, focused);
+    }
+    let folder = state
+        .folder
+        .as_deref()
+        .map(|f| format!("{} · ", one_line_for_terminal(f)))
+        .unwrap_or_default();
     let title = match &state.search {
         Some(s) if s.pending => format!(" Search: {} (searching…) ", s.query),
+        Some(s) if s.hits.len() >= crate::engine::handle::SEARCH_LIMIT => format!(
+            " Search: {} (first {} shown, more match; Esc clears) ",
+            s.query,
+            s.hits.len()
+        ),
         Some(s) => format!(" Search: {} ({} found, Esc clears) ", s.query, s.hits.len()),
-        None if !state.complete => format!(" Threads ({}, loading…) ", state.threads.len()),
-        None => format!(" Threads ({}) ", state.threads.len()),
+        None if !state.complete => {
+            format!(" {folder}Threads ({}, loading…) ", state.threads.len())
+        }
+        None => format!(" {folder}Threads ({}) ", state.threads.len()),
     };
     let block = Block::default()
         .borders(Borders::ALL)
@@ -174,6 +271,7 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ThreadsState, theme: &Theme
             Some(s) if s.pending => "Searching…",
             Some(_) => "No messages match.",
             None if !state.complete => "Loading threads…",
+            None if state.folder.is_some() => "No threads here (Esc shows all mail).",
             None => "No mail yet.",
         };
         lines.push(Line::from(Span::styled(text, theme.dim)));

@@ -1,0 +1,222 @@
+//! Moving mail between the folders of its Maildir: archive, delete (to the trash
+//! folder) and move, written to the files first.
+//!
+//! A move renames the message's file into the target folder's `cur/` or `new/`,
+//! then the store and the search index follow. The search index is marked owed
+//! before the rename and cleared after its commit, so a crash in between is caught
+//! up when the store is next opened; the store's record of the file is repaired by
+//! the next ingest, which finds the file in its new folder (`ingest::classify`).
+
+use super::{Engine, EngineError, Result};
+use crate::mail::model::MessageKey;
+use crate::source::maildir::is_maildir;
+use crate::source::SourceLocation;
+use std::path::{Path, PathBuf};
+
+/// Where a message goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveTarget {
+    /// The account's archive folder (made when there is none).
+    Archive,
+    /// The account's trash folder (made when there is none).
+    Trash,
+    /// A folder of the account by its path under the Maildir root (`work/2024`).
+    Folder(String),
+    /// A folder by its directory (undoing a move).
+    Dir(PathBuf),
+}
+
+/// Folder names taken for the archive and the trash, compared without case or a
+/// Maildir++ dot; the first is made when none exists.
+const ARCHIVE_NAMES: &[&str] = &["archive", "archives"];
+const TRASH_NAMES: &[&str] = &[
+    "trash",
+    "deleted items",
+    "deleted_items",
+    "deleted messages",
+];
+
+/// What a move did.
+#[derive(Debug, Clone)]
+pub struct MoveOutcome {
+    pub key: MessageKey,
+    /// The folder it left, as the store names folders, and its directory.
+    pub from_folder: String,
+    pub from_dir: PathBuf,
+    /// The folder it is in now.
+    pub to_folder: String,
+    /// Its thread, summarised again (the folders its mail is in).
+    pub thread: Option<crate::store::ThreadSummary>,
+}
+
+impl Engine {
+    /// Moves the message `key` (this copy: other copies stay where they are).
+    pub fn move_message(&mut self, key: &MessageKey, target: &MoveTarget) -> Result<MoveOutcome> {
+        let Some(msg) = self.store.message(key)? else {
+            return Err(EngineError::NoSuchMessage(key.to_hex()));
+        };
+        let SourceLocation::File { path } = &msg.location else {
+            return Err(EngineError::MailSource(format!(
+                "{} is not a Maildir file: only Maildir mail can be moved yet",
+                msg.location.describe()
+            )));
+        };
+        let file = PathBuf::from(path);
+        let (Some(sub), Some(folder_dir)) = (file.parent(), file.parent().and_then(Path::parent))
+        else {
+            return Err(not_maildir(path));
+        };
+        let sub_name = sub.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !matches!(sub_name, "cur" | "new") || !is_maildir(folder_dir) {
+            return Err(not_maildir(path));
+        }
+        let root = maildir_root(folder_dir, &msg.folder).ok_or_else(|| not_maildir(path))?;
+        let root_name = msg.folder.split('/').next().unwrap_or_default().to_string();
+        let target_dir = match target {
+            MoveTarget::Archive => special_folder(&root, ARCHIVE_NAMES)?,
+            MoveTarget::Trash => special_folder(&root, TRASH_NAMES)?,
+            MoveTarget::Folder(name) => {
+                let dir = root.join(name.trim_matches('/'));
+                if !is_maildir(&dir) {
+                    return Err(EngineError::MailSource(format!(
+                        "no folder {name} in {}",
+                        root.display()
+                    )));
+                }
+                dir
+            }
+            MoveTarget::Dir(dir) => dir.clone(),
+        };
+        let to_folder = folder_name(&root, &root_name, &target_dir);
+        let outcome = MoveOutcome {
+            key: *key,
+            from_folder: msg.folder.clone(),
+            from_dir: folder_dir.to_path_buf(),
+            to_folder: to_folder.clone(),
+            thread: None,
+        };
+        if target_dir == folder_dir {
+            return Ok(outcome);
+        }
+        let file_name = file.file_name().ok_or_else(|| not_maildir(path))?;
+        let to = target_dir.join(sub_name).join(file_name);
+        self.store.set_documents_owed(true)?;
+        std::fs::rename(&file, &to).map_err(|e| {
+            EngineError::MailSource(format!("moving {path} to {}: {e}", to.display()))
+        })?;
+        let to_text = to.to_string_lossy().into_owned();
+        self.store.relocate(
+            key,
+            SourceLocation::File {
+                path: to_text.clone(),
+            },
+            &to_folder,
+            &msg.flags,
+        )?;
+        self.store.move_source_cursor(path, &to_text)?;
+        self.index_messages(&[(*key, true)], &mut |_, _| {})?;
+        self.store.set_documents_owed(false)?;
+        let thread = match self.store.thread_of(key)? {
+            Some(id) => super::threading::resummarise(&self.store, &id)?,
+            None => None,
+        };
+        self.store.flush()?;
+        Ok(MoveOutcome { thread, ..outcome })
+    }
+}
+
+fn not_maildir(path: &str) -> EngineError {
+    EngineError::MailSource(format!("{path} is not in a Maildir folder's cur/ or new/"))
+}
+
+/// The Maildir root a folder directory belongs to: the folder's name is the root's
+/// name and the path below it (`mail/work/2024` for `<root>/work/2024`).
+fn maildir_root(folder_dir: &Path, folder: &str) -> Option<PathBuf> {
+    let depth = folder.split('/').count();
+    folder_dir
+        .ancestors()
+        .nth(depth.checked_sub(1)?)
+        .map(Path::to_path_buf)
+}
+
+/// The store's name of a folder directory under `root`.
+fn folder_name(root: &Path, root_name: &str, dir: &Path) -> String {
+    match dir.strip_prefix(root) {
+        Ok(rel) if rel.as_os_str().is_empty() => root_name.to_string(),
+        Ok(rel) => {
+            let parts: Vec<String> = rel
+                .components()
+                .map(|c| {
+                    c.as_os_str()
+                        .to_string_lossy()
+                        .trim_start_matches('.')
+                        .to_string()
+                })
+                .collect();
+            format!("{root_name}/{}", parts.join("/"))
+        }
+        Err(_) => dir.to_string_lossy().into_owned(),
+    }
+}
+
+/// The root's folder of one of `names` (without case or a leading dot), or a new one
+/// named after the first: a Maildir++ `.Name` when the root is a Maildir itself.
+fn special_folder(root: &Path, names: &[&str]) -> Result<PathBuf> {
+    let io = |e: std::io::Error| EngineError::MailSource(format!("{}: {e}", root.display()));
+    // A new folder is named in the style of its siblings: `archive` beside `inbox`
+    // and `sent`, `Archive` beside `Sent`.
+    let mut capitalised = false;
+    for entry in std::fs::read_dir(root).map_err(io)?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let bare = name.trim_start_matches('.');
+        if !is_maildir(&entry.path()) {
+            continue;
+        }
+        if names.contains(&bare.to_lowercase().as_str()) {
+            return Ok(entry.path());
+        }
+        capitalised |= bare.chars().next().is_some_and(char::is_uppercase);
+    }
+    let first = names.first().copied().unwrap_or("archive");
+    let mut name: Vec<char> = first.chars().collect();
+    if let Some(c) = name.first_mut().filter(|_| capitalised || is_maildir(root)) {
+        *c = c.to_ascii_uppercase();
+    }
+    let name: String = name.into_iter().collect();
+    let dir = if is_maildir(root) {
+        root.join(format!(".{name}"))
+    } else {
+        root.join(name)
+    };
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).map_err(io)?;
+    }
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folder_names_follow_the_walk() {
+        let root = Path::new("/m/mail");
+        assert_eq!(
+            folder_name(root, "mail", Path::new("/m/mail/inbox")),
+            "mail/inbox"
+        );
+        assert_eq!(
+            folder_name(root, "mail", Path::new("/m/mail/.Archive")),
+            "mail/Archive"
+        );
+        assert_eq!(folder_name(root, "mail", root), "mail");
+        assert_eq!(
+            maildir_root(Path::new("/m/mail/work/2024"), "mail/work/2024"),
+            Some(PathBuf::from("/m/mail"))
+        );
+        assert_eq!(
+            maildir_root(Path::new("/m/mail"), "mail"),
+            Some(PathBuf::from("/m/mail"))
+        );
+    }
+}

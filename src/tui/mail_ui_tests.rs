@@ -1,0 +1,194 @@
+//! The UI after an answer (which keys work), keys that do nothing, quitting while
+//! background work runs, and the reader with copies of an email; driven through
+//! `App::handle` like the render tests.
+
+use super::app::AppEvent;
+use super::keymap::Mode;
+use super::render_tests::{answered, app, draw, key, key_event, message, text};
+use super::theme::Theme;
+use crate::engine::handle::{EngineEvent, EngineRequest};
+use crate::mail::model::ThreadId;
+
+#[test]
+fn an_answer_ends_typing_mode_so_digits_open_citations() {
+    let mut app = app(Theme::plain());
+    answered(&mut app);
+    assert_ne!(app.mode(), Mode::Chat, "typing mode ended with the answer");
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("digits open the citations"), "{screen}");
+    // A digit now opens a citation instead of being typed into the question box.
+    app.handle(key_event('1'));
+    assert!(app.chat.input_is_empty());
+}
+
+#[test]
+fn an_answer_leaves_a_question_being_typed_alone() {
+    let mut app = app(Theme::plain());
+    let req = super::render_tests::ask(&mut app, "when does the roofer come?");
+    for c in "and the cost".chars() {
+        app.handle(key_event(c));
+    }
+    app.handle(AppEvent::Engine(EngineEvent::Answer {
+        req,
+        outcome: Box::new(super::render_tests::outcome("q", "I don't know.", vec![])),
+        conversation: Default::default(),
+    }));
+    assert_eq!(app.mode(), Mode::Chat, "the user is typing: focus stays");
+    assert_eq!(app.chat.input.lines().join(""), "and the cost");
+}
+
+#[test]
+fn the_reader_names_the_folders_of_an_emails_copies() {
+    let mut app = app(Theme::plain());
+    app.handle(enter());
+    let (req, show) = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Thread { req, show, .. } => Some((req, show)),
+            _ => None,
+        })
+        .expect("opening a thread reads it");
+    assert_eq!(
+        show, None,
+        "a thread opened from the list starts at its unread mail"
+    );
+    let mut m = message(1, "Dana Whitfield", "Roof leak", 1_709_542_800, "Fixed.\n");
+    m.folder = "inbox".into();
+    app.handle(AppEvent::Engine(EngineEvent::ThreadMessages {
+        req,
+        id: ThreadId::of_root(&key(1)),
+        messages: vec![m.clone()],
+        attachments: Default::default(),
+        also_in: [(m.key, vec!["archive".to_string(), "sent".to_string()])]
+            .into_iter()
+            .collect(),
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("Folder: inbox · also in archive, sent"),
+        "{screen}"
+    );
+}
+
+fn enter() -> AppEvent {
+    AppEvent::Term(crossterm::event::Event::Key(
+        crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Enter,
+            crossterm::event::KeyModifiers::NONE,
+        ),
+    ))
+}
+
+#[test]
+fn a_key_bound_to_nothing_says_so() {
+    let mut app = app(Theme::plain());
+    app.handle(key_event('Z'));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("Z does nothing here (? lists the keys)"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn quitting_while_background_work_runs_asks_first() {
+    let mut app = app(Theme::plain());
+    app.status.busy = true;
+    app.handle(key_event('q'));
+    assert!(!app.should_quit(), "the first q asks");
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("quit again to quit"), "{screen}");
+    // Another key cancels; then q asks again, and q twice quits.
+    app.handle(key_event('j'));
+    app.handle(key_event('q'));
+    assert!(!app.should_quit());
+    app.handle(key_event('q'));
+    assert!(app.should_quit());
+    // With nothing running, q quits at once.
+    let mut idle = super::render_tests::app(Theme::plain());
+    idle.handle(key_event('q'));
+    assert!(idle.should_quit());
+}
+
+#[test]
+fn the_folder_view_counts_mail_and_filters_the_thread_list() {
+    use crate::store::FolderCount;
+    let mut app = app(Theme::plain());
+    let count = |name: &str, emails: u32, unread: u32| FolderCount {
+        name: name.into(),
+        emails,
+        unread,
+    };
+    let mut threads = app.threads.threads.clone();
+    threads[0].folders = vec![count("mail/inbox", 2, 1), count("mail/sent", 1, 0)];
+    threads[1].folders = vec![count("mail/inbox", 1, 0)];
+    threads[2].folders = vec![count("mail/sent", 2, 0)];
+    app.handle(AppEvent::Engine(EngineEvent::ThreadList {
+        threads,
+        first: true,
+        complete: true,
+    }));
+    app.handle(key_event('c'));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("Folders (Enter opens"), "{screen}");
+    assert!(screen.contains("All mail"), "{screen}");
+    let inbox = screen
+        .lines()
+        .find(|l| l.contains("mail/inbox"))
+        .expect("an inbox row");
+    assert!(inbox.contains("1 unread / 3"), "{inbox}");
+    // The second row (after all mail) is the inbox: it filters the list.
+    app.handle(key_event('j'));
+    app.handle(enter());
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains("mail/inbox · Threads (2)"), "{screen}");
+    assert!(!screen.contains("Board meeting"), "{screen}");
+    // Esc goes back to all mail.
+    app.handle(AppEvent::Term(crossterm::event::Event::Key(
+        crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Esc,
+            crossterm::event::KeyModifiers::NONE,
+        ),
+    )));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(screen.contains(" Threads (3)"), "{screen}");
+    assert!(screen.contains("Board meeting"), "{screen}");
+}
+
+#[test]
+fn a_search_list_at_its_cap_says_more_match() {
+    let mut app = app(Theme::plain());
+    app.handle(key_event('/'));
+    for c in "budget".chars() {
+        app.handle(key_event(c));
+    }
+    app.handle(enter());
+    let req = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Search { req, .. } => Some(req),
+            _ => None,
+        })
+        .expect("a search");
+    let msg = message(1, "Dana Whitfield", "Budget", 1_709_542_800, "Budget.\n");
+    let hit = crate::engine::SearchHit::of(
+        &msg,
+        ThreadId::of_root(&msg.key),
+        1.0,
+        "Budget".into(),
+        vec![],
+    );
+    let cap = crate::engine::handle::SEARCH_LIMIT;
+    app.handle(AppEvent::Engine(EngineEvent::SearchResults {
+        req,
+        query: "budget".into(),
+        hits: vec![hit; cap],
+    }));
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains(&format!("first {cap} shown, more match")),
+        "{screen}"
+    );
+}
