@@ -74,19 +74,6 @@ fn sorted(keys: &[String]) -> Vec<String> {
     keys
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug)]
 enum Damage {
     /// Cut to `keep` parts in a thousand of its length.
@@ -198,7 +185,7 @@ fn every_damaged_file_is_repaired_or_names_its_fix() {
         for how in [Damage::Truncate { keep: cut }, Damage::Garble] {
             let tmp = tempfile::tempdir().expect("temp dir");
             let data = tmp.path().join("data");
-            copy_dir(&store, &data);
+            common::copy_dir(&store, &data);
             damage(&file_of(&data), how);
             let commands: [&[&str]; 5] = [
                 &["stats"],
