@@ -230,3 +230,58 @@ fn copies_count_once_and_show_once_with_their_folders() {
     assert_eq!(also_in.get(&shown.key).map(Vec::len), Some(1));
     drop(handle);
 }
+
+/// `quoth search --output threads|messages|files`, as notmuch prints them: one per
+/// line; files name every copy of each email listed.
+#[test]
+fn search_prints_threads_messages_or_every_copys_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    mailbox(&root);
+    let data = tmp.path().join("data");
+    let quoth = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .arg("--data-dir")
+            .arg(&data)
+            .args(args)
+            .env_remove("XDG_RUNTIME_DIR")
+            .output()
+            .expect("quoth runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    quoth(&["ingest", "--no-embed", &root.to_string_lossy()]);
+    let search = |output: &str| {
+        quoth(&[
+            "search",
+            "--mode",
+            "lexical",
+            "--output",
+            output,
+            "seed order nursery",
+        ])
+    };
+    let mut files = search("files");
+    files.sort();
+    assert_eq!(
+        files.len(),
+        3,
+        "two copies of one email and one other: {files:?}"
+    );
+    assert!(files.iter().all(|f| Path::new(f).is_file()), "{files:?}");
+    assert!(
+        files.iter().any(|f| f.contains("/archive/")) && files.iter().any(|f| f.contains("/sent/"))
+    );
+    let messages = search("messages");
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("seed-c@example.org")));
+    let threads = search("threads");
+    assert_eq!(threads.len(), 2, "{threads:?}");
+}

@@ -104,6 +104,10 @@ pub enum Command {
         /// model's token vectors): better ranks, at about 0.7 s per search on 2 cores.
         #[arg(long)]
         rerank: bool,
+        /// What to print, one per line: a summary of each email (the default),
+        /// its thread ids, Message-IDs, or files (every copy's), as notmuch does.
+        #[arg(long, value_enum, default_value = "summary")]
+        output: search::OutputArg,
     },
     /// Ask a question; the answer quotes the mail it relies on, or says it does not know.
     Ask {
@@ -195,6 +199,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             mode,
             explain,
             rerank,
+            output,
         } => {
             let args = search::SearchArgs {
                 query: &query,
@@ -202,6 +207,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                 mode,
                 explain,
                 rerank,
+                output,
             };
             match connect(&data_dir)? {
                 Some(mut c) => search::run_remote(&mut c, args, json),

@@ -23,12 +23,22 @@ impl From<ModeArg> for SearchMode {
     }
 }
 
+/// `--output`: what `quoth search` prints for each email.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputArg {
+    Summary,
+    Threads,
+    Messages,
+    Files,
+}
+
 pub struct SearchArgs<'a> {
     pub query: &'a str,
     pub limit: usize,
     pub mode: ModeArg,
     pub explain: bool,
     pub rerank: bool,
+    pub output: OutputArg,
 }
 
 pub fn run(engine: &Engine, args: SearchArgs, json: bool) -> Result<i32> {
@@ -51,7 +61,7 @@ pub fn run(engine: &Engine, args: SearchArgs, json: bool) -> Result<i32> {
         print_json(&retrieval)?;
         return Ok(0);
     }
-    print_text(&retrieval, args.explain, args.limit);
+    print_hits(&retrieval, &args);
     Ok(0)
 }
 
@@ -88,8 +98,31 @@ pub fn run_remote(client: &mut Client, args: SearchArgs, json: bool) -> Result<i
     }
     let retrieval: Retrieval =
         serde_json::from_value(value).context("reading the server's search result")?;
-    print_text(&retrieval, args.explain, args.limit);
+    print_hits(&retrieval, &args);
     Ok(0)
+}
+
+fn print_hits(r: &Retrieval, args: &SearchArgs) {
+    let lines: Vec<String> = match args.output {
+        OutputArg::Summary => return print_text(r, args.explain, args.limit),
+        OutputArg::Threads => {
+            let mut seen = std::collections::HashSet::new();
+            r.hits
+                .iter()
+                .map(|h| h.hit.thread_id.clone())
+                .filter(|t| seen.insert(t.clone()))
+                .collect()
+        }
+        OutputArg::Messages => r
+            .hits
+            .iter()
+            .filter_map(|h| h.hit.message_id.clone())
+            .collect(),
+        OutputArg::Files => r.hits.iter().flat_map(|h| h.hit.files.clone()).collect(),
+    };
+    for line in lines {
+        outln!("{}", safe_line(&line));
+    }
 }
 
 fn print_text(r: &Retrieval, explain: bool, limit: usize) {

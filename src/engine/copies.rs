@@ -69,6 +69,8 @@ pub struct RankedEmail<T> {
     pub also_in: Vec<String>,
     /// The Message-IDs of its other copies.
     pub copy_ids: Vec<String>,
+    /// The files of its other copies.
+    pub copy_files: Vec<String>,
 }
 
 /// The first `limit` emails of `ranked` (best first), reading at most `window`
@@ -115,7 +117,9 @@ pub fn ranked_emails<T>(
             let (shown, message) = members.swap_remove(pick);
             let mut also_in: Vec<String> = Vec::new();
             let mut copy_ids: Vec<String> = Vec::new();
+            let mut copy_files: Vec<String> = Vec::new();
             for (_, m) in members {
+                copy_files.extend(super::search::file_of(&m.location));
                 if m.folder != message.folder && !also_in.contains(&m.folder) {
                     also_in.push(m.folder);
                 }
@@ -129,6 +133,7 @@ pub fn ranked_emails<T>(
                 message,
                 also_in,
                 copy_ids,
+                copy_files,
             })
         })
         .collect())

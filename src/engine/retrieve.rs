@@ -562,6 +562,7 @@ impl Engine {
             let mut hit =
                 SearchHit::of(&msg, self.thread_id(&c.key)?, c.score, snippet, highlights);
             hit.also_in = email.also_in;
+            hit.files.extend(email.copy_files);
             let copy_ids = email.copy_ids;
             out.push(RetrievedHit {
                 hit,

@@ -27,6 +27,10 @@ pub struct SearchHit {
     /// Maildir flag letters (S seen, F flagged, R replied...).
     #[serde(default)]
     pub flags: String,
+    /// Where the email is kept: the file of this copy and of its other copies (an
+    /// mbox message as its mbox file; IMAP mail has none).
+    #[serde(default)]
+    pub files: Vec<String>,
 }
 
 impl SearchHit {
@@ -51,7 +55,17 @@ impl SearchHit {
             highlights,
             also_in: Vec::new(),
             flags: msg.flags.clone(),
+            files: file_of(&msg.location).into_iter().collect(),
         }
+    }
+}
+
+/// The file a message is kept in, when it is kept in a file.
+pub(super) fn file_of(location: &crate::source::SourceLocation) -> Option<String> {
+    match location {
+        crate::source::SourceLocation::File { path } => Some(path.clone()),
+        crate::source::SourceLocation::Mbox { path, .. } => Some(path.clone()),
+        crate::source::SourceLocation::Imap { .. } => None,
     }
 }
 
@@ -95,6 +109,7 @@ impl Engine {
                 highlights,
             );
             shown.also_in = email.also_in;
+            shown.files.extend(email.copy_files);
             out.push(shown);
         }
         Ok(out)
