@@ -347,3 +347,77 @@ fn a_broken_index_and_an_old_schema_are_rebuilt() {
     assert_eq!(engine.stats().expect("stats").messages, 44);
     assert_eq!(ids(&engine, "strike price")[0], STRIKE);
 }
+
+/// The demo reads its own copy of the demo mailbox, so reading it (which marks mail
+/// read in its files) leaves the shipped files alone; a demo data dir made before
+/// that, whose mail points at the shipped files, is moved aside and made afresh.
+#[test]
+fn the_demo_reads_its_own_copy_of_the_mailbox() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let bin = env!("CARGO_BIN_EXE_quoth");
+    let run = |data: &std::path::Path, args: &[&str]| {
+        let out = Command::new(bin)
+            .arg("--data-dir")
+            .arg(data)
+            .args(args)
+            .env_remove("XDG_RUNTIME_DIR")
+            .output()
+            .expect("binary runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    let files = |data: &std::path::Path| -> Vec<String> {
+        let out = run(
+            data,
+            &["search", "--output", "files", "--limit", "100", "*"],
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let fresh = tmp.path().join("fresh");
+    run(&fresh, &["demo"]);
+    let copy = fresh.join("demo-mailbox");
+    let listed = files(&fresh);
+    assert_eq!(listed.len(), 44, "{listed:?}");
+    assert!(
+        listed
+            .iter()
+            .all(|f| f.starts_with(&*copy.to_string_lossy())),
+        "{listed:?}"
+    );
+
+    // A data dir whose mail points at the shipped mailbox, as the demo made them.
+    let old = tmp.path().join("old");
+    run(
+        &old,
+        &[
+            "ingest",
+            "--no-embed",
+            demo_mailbox().to_str().expect("utf-8 path"),
+        ],
+    );
+    assert!(files(&old)[0].starts_with(&*demo_mailbox().to_string_lossy()));
+    let out = run(&old, &["demo"]);
+    let note = String::from_utf8_lossy(&out.stderr);
+    assert!(note.contains("the earlier demo data is kept at"), "{note}");
+    let aside: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("read dir")
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("old.before-own-copy-")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1, "the old data dir is kept beside");
+    let copy = old.join("demo-mailbox");
+    assert!(files(&old)
+        .iter()
+        .all(|f| f.starts_with(&*copy.to_string_lossy())));
+}

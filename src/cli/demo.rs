@@ -68,6 +68,25 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()
     Ok(())
 }
 
+/// A demo data dir made before the demo kept its own copy of the mailbox holds mail
+/// that points at the shipped files, which reading (marking read, archiving) would
+/// change. It is moved aside, as nothing in it is the user's own mail, and the demo
+/// starts afresh; returns where it went.
+pub fn retire_shared_demo_store(data_dir: &std::path::Path) -> Result<Option<PathBuf>> {
+    if !data_dir.join("store").is_dir() || data_dir.join("demo-mailbox").is_dir() {
+        return Ok(None);
+    }
+    let name = data_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "quoth-demo".into());
+    let stamp = chrono::Utc::now().format("%Y%m%d%H%M%S");
+    let aside = data_dir.with_file_name(format!("{name}.before-own-copy-{stamp}"));
+    std::fs::rename(data_dir, &aside)
+        .with_context(|| format!("moving the old demo data aside to {}", aside.display()))?;
+    Ok(Some(aside))
+}
+
 /// The demo's data dir: the one given, else `quoth-demo` in the XDG data dir.
 pub fn demo_data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
     match given {
@@ -80,6 +99,9 @@ pub fn demo_data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
 
 pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
     let data_dir = demo_data_dir(data_dir)?;
+    if let Some(aside) = retire_shared_demo_store(&data_dir)? {
+        eprintln!("note: the earlier demo data is kept at {}", aside.display());
+    }
     let mut engine = Engine::open(&data_dir)?;
     let mailbox = demo_mailbox_copy(&data_dir)?;
     let report = engine.ingest(std::slice::from_ref(&mailbox), &mut |_| {})?;

@@ -29,6 +29,8 @@ pub struct Plan {
     pub data_dir: PathBuf,
     pub ingest: Option<PathBuf>,
     pub demo: bool,
+    /// What the user should know about the plan.
+    pub note: Option<String>,
 }
 
 /// Decides the data dir: a given Maildir goes into the given (or default) data dir; a
@@ -41,6 +43,7 @@ pub fn plan(args: &TuiArgs, has_accounts: bool) -> Result<Plan> {
             data_dir: super::data_dir(args.data_dir.clone())?,
             ingest: Some(maildir.clone()),
             demo: false,
+            note: None,
         });
     }
     let default = super::data_dir(args.data_dir.clone())?;
@@ -49,15 +52,19 @@ pub fn plan(args: &TuiArgs, has_accounts: bool) -> Result<Plan> {
             data_dir: default,
             ingest: None,
             demo: false,
+            note: None,
         });
     }
     let data_dir = super::demo::demo_data_dir(args.data_dir.clone())?;
+    let note = super::demo::retire_shared_demo_store(&data_dir)?
+        .map(|aside| format!("the earlier demo data is kept at {}", aside.display()));
     let fresh = !data_dir.join("store").is_dir();
     let mailbox = super::demo::demo_mailbox_copy(&data_dir)?;
     Ok(Plan {
         data_dir,
         ingest: fresh.then_some(mailbox),
         demo: true,
+        note,
     })
 }
 
@@ -140,6 +147,9 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     if plan.demo {
         app.status
             .note("demo mailbox: press i to ask, e.g. what was the strike price? (? for keys)");
+    }
+    if let Some(note) = &plan.note {
+        app.status.note(note.clone());
     }
     if let Some(e) = config_error {
         app.status.error(e);
