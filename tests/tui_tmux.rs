@@ -91,27 +91,31 @@ impl Drop for Tmux {
     }
 }
 
+/// The UI under tmux on a copy of the demo mailbox (`tmp/mail`, data in `tmp/data`),
+/// with no IMAP account whatever the user running the test has configured; `env`
+/// goes to `env` before the program (`-u XDG_RUNTIME_DIR`, `XDG_CONFIG_HOME=...`).
+fn ui_on_demo_copy(tmp: &Path, env: &str) -> Tmux {
+    let mail = tmp.join("mail");
+    common::copy_dir(&common::demo_mailbox(), &mail);
+    let no_accounts = tmp.join("no-accounts.toml");
+    std::fs::write(&no_accounts, "").expect("config");
+    Tmux::start(&format!(
+        "env {env} QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 TERM=xterm-256color '{}' \
+         --maildir '{}'",
+        tmp.join("data").display(),
+        no_accounts.display(),
+        env!("CARGO_BIN_EXE_quoth"),
+        mail.display()
+    ))
+}
+
 #[test]
 fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
     if !common::program("tmux") {
         return;
     }
     let tmp = tempfile::tempdir().expect("temp dir");
-    let mail = tmp.path().join("mail");
-    common::copy_dir(&common::demo_mailbox(), &mail);
-    let data = tmp.path().join("data");
-    // No IMAP account, whatever the user running the test has configured.
-    let no_accounts = tmp.path().join("no-accounts.toml");
-    std::fs::write(&no_accounts, "").expect("config");
-    let command = format!(
-        "env QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 TERM=xterm-256color '{}' \
-         --maildir '{}'",
-        data.display(),
-        no_accounts.display(),
-        env!("CARGO_BIN_EXE_quoth"),
-        mail.display()
-    );
-    let tmux = Tmux::start(&command);
+    let tmux = ui_on_demo_copy(tmp.path(), "");
     // The thread list arrives as the background ingest finishes.
     tmux.wait_for("the thread list", 90, |s| {
         s.contains("Threads (") && s.contains("stock optio") && !s.contains("loading")
@@ -331,20 +335,8 @@ fn cli_clients_and_an_ingest_go_through_the_open_ui() {
         return;
     }
     let tmp = tempfile::tempdir().expect("temp dir");
-    let mail = tmp.path().join("mail");
-    common::copy_dir(&common::demo_mailbox(), &mail);
     let data = tmp.path().join("data");
-    let no_accounts = tmp.path().join("no-accounts.toml");
-    std::fs::write(&no_accounts, "").expect("config");
-    let command = format!(
-        "env -u XDG_RUNTIME_DIR QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 \
-         TERM=xterm-256color '{}' --maildir '{}'",
-        data.display(),
-        no_accounts.display(),
-        env!("CARGO_BIN_EXE_quoth"),
-        mail.display()
-    );
-    let tmux = Tmux::start(&command);
+    let tmux = ui_on_demo_copy(tmp.path(), "-u XDG_RUNTIME_DIR");
     tmux.wait_for("the thread list", 90, |s| {
         s.contains("Threads (") && s.contains("stock optio") && !s.contains("loading")
     });
@@ -439,7 +431,6 @@ fn reading_and_flagging_rename_the_maildir_files() {
     }
     let tmp = tempfile::tempdir().expect("temp dir");
     let mail = tmp.path().join("mail");
-    common::copy_dir(&common::demo_mailbox(), &mail);
     let config = tmp.path().join("config");
     std::fs::create_dir_all(config.join("quoth")).expect("config dir");
     std::fs::write(
@@ -448,7 +439,6 @@ fn reading_and_flagging_rename_the_maildir_files() {
          { on = [\"<F6>\"], run = \"toggle_read\" },\n]\n",
     )
     .expect("keymap");
-    std::fs::write(config.join("quoth/config.toml"), "").expect("config");
     let names = |suffix: &str| -> Vec<String> {
         let mut out = Vec::new();
         for folder in ["inbox", "sent"] {
@@ -461,17 +451,12 @@ fn reading_and_flagging_rename_the_maildir_files() {
         }
         out
     };
+    let tmux = ui_on_demo_copy(
+        tmp.path(),
+        &format!("XDG_CONFIG_HOME='{}'", config.display()),
+    );
     let unread_before = names(":2,").len();
     assert!(unread_before > 0, "the demo mailbox has unread mail");
-    let command = format!(
-        "env QUOTH_DATA_DIR='{}' XDG_CONFIG_HOME='{}' NO_COLOR=1 TERM=xterm-256color '{}' \
-         --maildir '{}'",
-        tmp.path().join("data").display(),
-        config.display(),
-        env!("CARGO_BIN_EXE_quoth"),
-        mail.display()
-    );
-    let tmux = Tmux::start(&command);
     // Rows with the unread mark: the list has arrived.
     tmux.wait_for("the thread list", 90, |s| {
         s.contains("Threads (") && s.contains('•') && !s.contains("loading")
