@@ -37,44 +37,45 @@ impl App {
     /// `toggle_read`: the message shown, the search hit selected, or the thread
     /// selected (all of it read, or its latest message unread again).
     pub(super) fn toggle_read(&mut self, mode: Mode) {
-        match self.action_target(mode) {
-            Some(Target::Message(key, flags)) => {
-                self.new_action();
-                self.user_flag(key, SEEN, !flags.contains(SEEN));
-            }
-            Some(Target::Thread { keys, unread, .. }) => {
-                self.new_action();
-                if unread > 0 {
-                    for key in keys {
-                        self.user_flag(key, SEEN, true);
-                    }
-                } else if let Some(latest) = keys.last() {
-                    self.user_flag(*latest, SEEN, false);
-                }
-            }
-            None => self.status.note("no message here to mark"),
-        }
+        self.toggle(mode, SEEN, "no message here to mark");
     }
 
     /// `toggle_flag`: the message shown or the hit selected; on a thread, its
     /// latest message, or every message when some are flagged.
     pub(super) fn toggle_flag(&mut self, mode: Mode) {
+        self.toggle(mode, FLAGGED, "no message here to flag");
+    }
+
+    /// Sets `flag` on a message where it is clear, and clears it where it is set. On
+    /// a thread with some mail in the state the key takes it out of (unread, or
+    /// flagged), every message leaves that state; otherwise its latest enters it.
+    fn toggle(&mut self, mode: Mode, flag: char, nothing: &str) {
         match self.action_target(mode) {
             Some(Target::Message(key, flags)) => {
                 self.new_action();
-                self.user_flag(key, FLAGGED, !flags.contains(FLAGGED));
+                self.user_flag(key, flag, !flags.contains(flag));
             }
-            Some(Target::Thread { keys, flagged, .. }) => {
+            Some(Target::Thread {
+                keys,
+                unread,
+                flagged,
+            }) => {
                 self.new_action();
-                if flagged > 0 {
+                // Unread mail leaves its state when S is set; flagged mail when F
+                // is cleared.
+                let (some_left, leave_by_setting) = match flag {
+                    SEEN => (unread > 0, true),
+                    _ => (flagged > 0, false),
+                };
+                if some_left {
                     for key in keys {
-                        self.user_flag(key, FLAGGED, false);
+                        self.user_flag(key, flag, leave_by_setting);
                     }
                 } else if let Some(latest) = keys.last() {
-                    self.user_flag(*latest, FLAGGED, true);
+                    self.user_flag(*latest, flag, !leave_by_setting);
                 }
             }
-            None => self.status.note("no message here to flag"),
+            None => self.status.note(nothing),
         }
     }
 
