@@ -14,6 +14,7 @@ pub mod mail;
 pub mod query;
 pub mod retrieve;
 pub mod serve;
+pub mod shell_command;
 pub mod source;
 pub mod store;
 pub mod terminal_text;

@@ -10,7 +10,9 @@ use quoth::engine::handle::{EngineHandle, EngineRequest, HandleOptions};
 use quoth::engine::Engine;
 use quoth::source::imap::{config, load_accounts, AccountConfig};
 use quoth::tui::terminal::TerminalGuard;
-use quoth::tui::{self, App, AppOptions, EngineLink, Keymap, LoopOptions, Preset, Theme};
+use quoth::tui::{
+    self, App, AppEvent, AppOptions, EngineLink, ExternalJob, Keymap, LoopOptions, Preset, Theme,
+};
 use std::path::{Path, PathBuf};
 
 /// How the UI was asked to start.
@@ -102,6 +104,15 @@ fn reader_config(given: Option<&Path>) -> config::ReaderConfig {
         .unwrap_or_default()
 }
 
+/// The `[compose]` settings of the config file (defaults when it is absent or, as
+/// [`accounts`] reports, unreadable).
+fn compose_config(given: Option<&Path>) -> config::ComposeConfig {
+    config::config_path(given)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|text| config::parse_compose(&text).ok())
+        .unwrap_or_default()
+}
+
 pub fn run(args: TuiArgs) -> Result<i32> {
     let (accounts, config_error) = accounts(args.config.as_deref());
     let plan = plan(&args, !accounts.is_empty())?;
@@ -115,6 +126,7 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     let mut app_note_later = None;
     let options = HandleOptions {
         accounts,
+        compose: compose_config(args.config.as_deref()),
         ..HandleOptions::default()
     };
     let (handle, events) = EngineHandle::start_with(engine, answerer, runtime.handle(), options);
@@ -158,19 +170,52 @@ pub fn run(args: TuiArgs) -> Result<i32> {
         app.status.error(e);
     }
     let mut guard = TerminalGuard::enter().context("opening the terminal")?;
-    let input = crossterm::event::EventStream::new();
-    let result = runtime.block_on(tui::run(
-        &mut app,
-        &mut guard.terminal,
-        input,
-        &mut link,
-        &LoopOptions::default(),
-    ));
+    let result = runtime.block_on(run_ui(&mut app, &mut guard, &mut link));
     drop(guard);
     // Background work may hold the engine; do not wait for it to finish.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     result.context("running the terminal UI")?;
     Ok(0)
+}
+
+/// Runs the UI until it quits, handing the terminal to the editor whenever the UI
+/// asks for it. Engine events that arrive while the editor runs are taken in (not
+/// drawn), so background work never waits on a UI that is away.
+async fn run_ui(
+    app: &mut App,
+    guard: &mut TerminalGuard,
+    link: &mut EngineLink,
+) -> std::io::Result<()> {
+    loop {
+        // A fresh input stream each time: the old one must not read the keys typed
+        // into the editor.
+        let input = crossterm::event::EventStream::new();
+        tui::run(
+            app,
+            &mut guard.terminal,
+            input,
+            link,
+            &LoopOptions::default(),
+        )
+        .await?;
+        let Some(ExternalJob::Edit { path }) = app.take_external() else {
+            return Ok(());
+        };
+        guard.suspend()?;
+        let editor = tui::editor::editor_command();
+        let mut editing = tokio::task::spawn_blocking(move || tui::editor::edit(&editor, &path));
+        let result = loop {
+            tokio::select! {
+                done = &mut editing => break done.unwrap_or_else(|e| Err(e.to_string())),
+                ev = link.events.recv() => match ev {
+                    Some(ev) => app.handle(AppEvent::Engine(ev)),
+                    None => break (&mut editing).await.unwrap_or_else(|e| Err(e.to_string())),
+                },
+            }
+        };
+        guard.resume()?;
+        app.editor_done(result);
+    }
 }
 
 fn open(data_dir: &Path) -> Result<Engine> {

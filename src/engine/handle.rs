@@ -102,6 +102,28 @@ pub enum EngineRequest {
         key: MessageKey,
         target: super::moves::MoveTarget,
     },
+    /// Write a draft for the user's editor: a reply, reply to all or forward of
+    /// `of`, or a new message.
+    StartDraft {
+        req: RequestId,
+        kind: crate::mail::compose::DraftKind,
+        of: Option<MessageKey>,
+    },
+    /// Send the draft file `path` (made by `StartDraft`) through the sendmail
+    /// command and keep it in Sent; the original is marked replied or passed on.
+    SendDraft {
+        req: RequestId,
+        path: PathBuf,
+        original: Option<(MessageKey, crate::mail::compose::DraftKind)>,
+    },
+    /// Keep the draft file `path` in the Drafts folder.
+    PostponeDraft {
+        req: RequestId,
+        path: PathBuf,
+        original: Option<MessageKey>,
+    },
+    /// Remove the draft file `path`.
+    DiscardDraft { req: RequestId, path: PathBuf },
     /// Ingest mail, then (with `embed`) run the embedding jobs.
     Ingest { paths: Vec<PathBuf>, embed: bool },
     /// Ingest the mail sources the store already knows again and sync every IMAP
@@ -165,6 +187,24 @@ pub enum EngineEvent {
     Flagged {
         req: RequestId,
         outcome: Box<super::flags::FlagOutcome>,
+    },
+    /// A draft file is ready for the editor.
+    DraftReady {
+        req: RequestId,
+        draft: Box<super::compose::DraftStarted>,
+    },
+    /// A draft was sent.
+    DraftSent {
+        req: RequestId,
+        sent: Box<super::compose::SentMail>,
+    },
+    /// A draft was kept in Drafts.
+    DraftPostponed {
+        req: RequestId,
+        postponed: Box<super::compose::PostponedDraft>,
+    },
+    DraftDiscarded {
+        req: RequestId,
     },
     /// The standalone rewrite of a follow-up question.
     AnswerRewrite {
@@ -243,6 +283,7 @@ struct Shared {
     /// The IMAP watch loop, when accounts are configured; dropped (ending the loop)
     /// when the front end drops its handle.
     imap: Mutex<Option<mpsc::UnboundedSender<WatchCommand>>>,
+    compose: super::compose::ComposeSettings,
 }
 
 /// What the handle runs besides answering requests.
@@ -251,6 +292,8 @@ pub struct HandleOptions {
     /// IMAP accounts to sync at start and watch with IDLE while the handle lives.
     pub accounts: Vec<AccountConfig>,
     pub watch: WatchOptions,
+    /// How mail the user writes is addressed, sent and kept.
+    pub compose: crate::source::imap::config::ComposeConfig,
 }
 
 /// The front end's side: send requests, receive events.
@@ -292,6 +335,7 @@ impl EngineHandle {
             queued_work: Mutex::new(None),
             embed_again: AtomicBool::new(false),
             imap: Mutex::new(None),
+            compose: super::compose::ComposeSettings::new(options.compose, &options.accounts),
         });
         if !options.accounts.is_empty() {
             imap::start(&shared, runtime, options.accounts, options.watch);
@@ -454,6 +498,76 @@ fn serve(shared: &Shared, request: EngineRequest) {
             Ok(path) => shared.emit(EngineEvent::AttachmentSaved { req, path, page }),
             Err(e) => shared.error(Some(req), e),
         },
+        EngineRequest::StartDraft { req, kind, of } => {
+            match super::compose::start_draft(
+                &shared.store,
+                &shared.data_dir,
+                &shared.compose,
+                kind,
+                of.as_ref(),
+            ) {
+                Ok(draft) => shared.emit(EngineEvent::DraftReady {
+                    req,
+                    draft: Box::new(draft),
+                }),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::SendDraft {
+            req,
+            path,
+            original,
+        } => {
+            let original = original.as_ref().map(|(k, kind)| (k, *kind));
+            let result = super::compose::send_draft(
+                &shared.store,
+                &shared.data_dir,
+                &shared.compose,
+                &path,
+                original,
+            );
+            match result {
+                Ok(sent) => {
+                    let root = sent.root.clone();
+                    shared.emit(EngineEvent::DraftSent {
+                        req,
+                        sent: Box::new(sent),
+                    });
+                    read_again(shared, root);
+                }
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::PostponeDraft {
+            req,
+            path,
+            original,
+        } => {
+            let result = super::compose::postpone_draft(
+                &shared.store,
+                &shared.data_dir,
+                &shared.compose,
+                &path,
+                original.as_ref(),
+            );
+            match result {
+                Ok(postponed) => {
+                    let root = postponed.root.clone();
+                    shared.emit(EngineEvent::DraftPostponed {
+                        req,
+                        postponed: Box::new(postponed),
+                    });
+                    read_again(shared, Some(root));
+                }
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::DiscardDraft { req, path } => {
+            match super::compose::discard_draft(&shared.data_dir, &path) {
+                Ok(()) => shared.emit(EngineEvent::DraftDiscarded { req }),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
         EngineRequest::Ingest { paths, embed } => background(
             shared,
             Work {
@@ -487,6 +601,21 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 embed: true,
             },
         ),
+    }
+}
+
+/// Reads the Maildir that just got a message written by Quoth (sent mail, a
+/// draft), so the message shows in the thread list and is searchable.
+fn read_again(shared: &Shared, root: Option<PathBuf>) {
+    if let Some(root) = root {
+        background(
+            shared,
+            Work {
+                paths: Some(vec![root]),
+                imap: false,
+                embed: true,
+            },
+        );
     }
 }
 

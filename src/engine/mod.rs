@@ -7,6 +7,7 @@ mod answer_eval;
 mod ask;
 mod attachment_view;
 mod attachments;
+pub mod compose;
 pub mod copies;
 mod dense;
 mod embedding;
@@ -99,6 +100,8 @@ pub enum EngineError {
     MailSource(String),
     #[error("{0}")]
     Session(String),
+    #[error("writing mail: {0}")]
+    Compose(String),
 }
 
 /// Settings of an engine that a user may change.

@@ -131,7 +131,7 @@ fn not_maildir(path: &str) -> EngineError {
 
 /// The Maildir root a folder directory belongs to: the folder's name is the root's
 /// name and the path below it (`mail/work/2024` for `<root>/work/2024`).
-fn maildir_root(folder_dir: &Path, folder: &str) -> Option<PathBuf> {
+pub(super) fn maildir_root(folder_dir: &Path, folder: &str) -> Option<PathBuf> {
     let depth = folder.split('/').count();
     folder_dir
         .ancestors()
@@ -161,7 +161,7 @@ fn folder_name(root: &Path, root_name: &str, dir: &Path) -> String {
 
 /// The root's folder of one of `names` (without case or a leading dot), or a new one
 /// named after the first: a Maildir++ `.Name` when the root is a Maildir itself.
-fn special_folder(root: &Path, names: &[&str]) -> Result<PathBuf> {
+pub(super) fn special_folder(root: &Path, names: &[&str]) -> Result<PathBuf> {
     let io = |e: std::io::Error| EngineError::MailSource(format!("{}: {e}", root.display()));
     // A new folder is named in the style of its siblings: `archive` beside `inbox`
     // and `sent`, `Archive` beside `Sent`.

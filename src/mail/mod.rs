@@ -2,6 +2,7 @@
 //! Pure code: no I/O beyond the bytes it is given.
 
 pub mod clean;
+pub mod compose;
 pub mod copies;
 pub mod embedded;
 pub mod html;

@@ -95,6 +95,24 @@ fn split_ids(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The addresses of one address header's value ("Ann <a@x>, b@y"), as a message's
+/// header would be read.
+pub fn address_header(value: &str) -> Vec<Mailbox> {
+    let raw = format!("To: {value}\r\n\r\n");
+    MessageParser::default()
+        .parse(raw.as_bytes())
+        .map(|m| addresses(m.to()))
+        .unwrap_or_default()
+}
+
+/// The Reply-To addresses of a raw message.
+pub fn reply_to(raw: &[u8]) -> Vec<Mailbox> {
+    MessageParser::default()
+        .parse(raw)
+        .map(|m| addresses(m.reply_to()))
+        .unwrap_or_default()
+}
+
 fn addresses(addr: Option<&Address>) -> Vec<Mailbox> {
     let Some(addr) = addr else { return Vec::new() };
     addr.iter()

@@ -12,6 +12,7 @@ use super::panes::reader::{Highlight, ReaderState};
 use super::panes::threads::SearchResults;
 use crate::engine::handle::EngineRequest;
 use crate::engine::moves::MoveTarget;
+use crate::mail::compose::DraftKind;
 use crate::mail::model::{MessageKey, ThreadId};
 use tui_textarea::TextArea;
 
@@ -127,6 +128,10 @@ impl App {
             Command::Archive => self.move_to(mode, MoveTarget::Archive),
             Command::Delete => self.move_to(mode, MoveTarget::Trash),
             Command::Undo => self.undo_last(),
+            Command::Reply => self.start_draft(mode, DraftKind::Reply),
+            Command::ReplyAll => self.start_draft(mode, DraftKind::ReplyAll),
+            Command::Forward => self.start_draft(mode, DraftKind::Forward),
+            Command::Compose => self.start_draft(mode, DraftKind::New),
             Command::Folders => {
                 self.reader = None;
                 self.threads.set_search(None);
@@ -164,13 +169,17 @@ impl App {
     /// Quits, unless background work runs: then the next `quit` does, and the
     /// status bar says what would stop.
     fn ask_to_quit(&mut self) {
-        if !self.status.busy || self.quit_confirm {
+        if (!self.status.busy && self.draft.is_none()) || self.quit_confirm {
             self.quit = true;
             return;
         }
         self.quit_confirm = true;
-        self.status
-            .note("background work is running (it resumes at the next start): quit again to quit");
+        let why = if self.draft.is_some() {
+            "a draft is open (its file stays in the data dir's drafts/)"
+        } else {
+            "background work is running (it resumes at the next start)"
+        };
+        self.status.note(format!("{why}: quit again to quit"));
     }
 
     /// Leaves typing mode for the pane the chat was entered from.

@@ -72,13 +72,17 @@ pub struct App {
     pub(super) in_flight: HashSet<RequestId>,
     threads_loading: bool,
     pub(super) quit: bool,
-    dirty: bool,
+    pub(super) dirty: bool,
     /// Where the focus goes back to when the chat input is left.
     pub(super) before_chat: Pane,
     /// How to take back the last action on mail.
     pub(super) undo: super::mail_actions::UndoLog,
     /// `quit` was pressed while background work ran: the next one quits.
     pub(super) quit_confirm: bool,
+    /// The draft being written, if any.
+    pub(super) draft: Option<super::compose_flow::DraftState>,
+    /// What the UI waits on outside it (the editor).
+    pub(super) external: Option<super::compose_flow::ExternalJob>,
 }
 
 impl App {
@@ -103,6 +107,8 @@ impl App {
             outbox: vec![EngineRequest::Threads],
             undo: Default::default(),
             quit_confirm: false,
+            draft: None,
+            external: None,
             in_flight: HashSet::new(),
             threads_loading: true,
             quit: false,
@@ -212,6 +218,9 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
+        if self.draft_prompt_key(&key) {
+            return;
+        }
         if self.help.is_some() {
             return self.help_key(key);
         }
@@ -302,6 +311,22 @@ impl App {
             EngineEvent::Flagged { req, outcome } => {
                 self.in_flight.remove(&req);
                 self.flagged(*outcome);
+            }
+            EngineEvent::DraftReady { req, draft } => {
+                self.in_flight.remove(&req);
+                self.draft_ready(req, *draft);
+            }
+            EngineEvent::DraftSent { req, sent } => {
+                self.in_flight.remove(&req);
+                self.draft_sent(req, *sent);
+            }
+            EngineEvent::DraftPostponed { req, postponed } => {
+                self.in_flight.remove(&req);
+                self.draft_postponed(req, postponed.kept_in);
+            }
+            EngineEvent::DraftDiscarded { req } => {
+                self.in_flight.remove(&req);
+                self.draft_discarded(req);
             }
             EngineEvent::SearchResults { req, query, hits } => {
                 self.in_flight.remove(&req);
@@ -418,6 +443,9 @@ impl App {
             return self.status.error(message);
         };
         self.in_flight.remove(&req);
+        if self.draft_failed(req, &message) {
+            return;
+        }
         if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
             t.error = Some(message);
         } else if let Some(s) = self.threads.search.as_mut().filter(|s| s.req == req) {

@@ -150,6 +150,14 @@ pub enum Command {
     /// Show the folder list with unread and total counts; choosing one filters the
     /// thread list.
     Folders,
+    /// Reply to the sender of the message (in the thread list, the thread's latest).
+    Reply,
+    /// Reply to the sender and everyone else on the message.
+    ReplyAll,
+    /// Forward the message.
+    Forward,
+    /// Write a new message.
+    Compose,
     /// Show ingest and sync status.
     Status,
     /// Synchronise the mailbox now.
@@ -249,6 +257,10 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::Delete, "delete"),
     (Command::Undo, "undo"),
     (Command::Folders, "folders"),
+    (Command::Reply, "reply"),
+    (Command::ReplyAll, "reply_all"),
+    (Command::Forward, "forward"),
+    (Command::Compose, "compose"),
     (Command::Status, "status"),
     (Command::Sync, "sync"),
     (Command::Help, "help"),
@@ -337,6 +349,10 @@ impl Command {
             Command::Delete => "Delete (to the trash folder)",
             Command::Undo => "Undo the last action on mail",
             Command::Folders => "Folders",
+            Command::Reply => "Reply",
+            Command::ReplyAll => "Reply to all",
+            Command::Forward => "Forward",
+            Command::Compose => "Write a new message",
             Command::Status => "Show sync status",
             Command::Sync => "Sync now (local and IMAP)",
             Command::Help => "Show help",

@@ -100,7 +100,7 @@ where
                 }));
             }
         }
-        if app.should_quit() {
+        if app.should_quit() || app.wants_external() {
             break;
         }
         let now = Instant::now();

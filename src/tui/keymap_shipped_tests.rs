@@ -30,7 +30,9 @@ fn required(mode: Mode) -> Vec<Command> {
     ];
     let asking = [Ask, FollowUp, NewConversation, ToggleScope];
     let global = [Search, JumpBack, JumpForward, Status, Sync, Help, Quit];
-    let mail = [ToggleRead, ToggleFlag, Archive, Delete, Undo, Folders];
+    let mail = [
+        ToggleRead, ToggleFlag, Archive, Delete, Undo, Folders, Reply, ReplyAll, Forward, Compose,
+    ];
     let mut v: Vec<Command> = match mode {
         Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane]
             .into_iter()

@@ -15,6 +15,8 @@
 mod actions;
 pub mod app;
 pub mod command;
+mod compose_flow;
+pub mod editor;
 pub mod event_loop;
 pub mod help;
 pub mod jumps;
@@ -35,6 +37,7 @@ mod render_tests;
 
 pub use app::{App, AppEvent, AppOptions};
 pub use command::{Command, FocusTarget, Pane};
+pub use compose_flow::ExternalJob;
 pub use event_loop::{run, EngineLink, LoopOptions, LoopStats};
 pub use help::{HelpOverlay, HelpState};
 pub use key::{Key, KeyCode, KeySeq, Mods};

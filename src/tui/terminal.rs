@@ -123,6 +123,20 @@ impl TerminalGuard {
     }
 }
 
+impl TerminalGuard {
+    /// Hands the terminal to another program (the editor): cooked mode, main screen.
+    pub fn suspend(&mut self) -> io::Result<()> {
+        ratatui::try_restore()
+    }
+
+    /// Takes the terminal back after [`TerminalGuard::suspend`] and redraws all of it.
+    pub fn resume(&mut self) -> io::Result<()> {
+        crossterm::terminal::enable_raw_mode()?;
+        crossterm::execute!(io::stdout(), crossterm::terminal::EnterAlternateScreen)?;
+        self.terminal.clear()
+    }
+}
+
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
         let _ = ratatui::try_restore();

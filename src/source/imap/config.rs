@@ -72,6 +72,10 @@ pub struct AccountConfig {
     /// Seconds a password or token command may run before it is stopped (a command
     /// waiting on a locked keyring must not hang the sync): 30 by default.
     pub command_timeout_s: Option<u64>,
+    /// The From of mail written to this account's messages (replies, forwards).
+    pub from: Option<String>,
+    /// The command that sends this account's mail (the message on its stdin).
+    pub sendmail: Option<String>,
 }
 
 /// How long a credentials command may run when the account does not say.
@@ -108,6 +112,8 @@ impl fmt::Debug for AccountConfig {
             .field("oauth_token_url", &self.oauth_token_url)
             .field("idle_folder", &self.idle_folder)
             .field("command_timeout_s", &self.command_timeout_s)
+            .field("from", &self.from)
+            .field("sendmail", &self.sendmail.as_ref().map(|_| "<set>"))
             .finish()
     }
 }
@@ -189,6 +195,35 @@ struct ConfigFile {
     accounts: Vec<AccountConfig>,
     #[serde(default)]
     reader: ReaderConfig,
+    #[serde(default)]
+    compose: ComposeConfig,
+}
+
+/// `[compose]`: how mail the user writes is addressed, sent and kept.
+///
+/// ```toml
+/// [compose]
+/// from = "Ann Example <ann@example.com>"
+/// sendmail = "msmtp -a work -t"   # gets the whole message on stdin
+/// maildir = "~/Mail"              # where Sent and Drafts are, for mail not in a Maildir
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComposeConfig {
+    pub from: Option<String>,
+    /// Run through `sh -c` with the message on stdin; `sendmail -t -oi` when unset.
+    pub sendmail: Option<String>,
+    /// The Maildir whose Sent and Drafts folders keep mail written to messages of
+    /// other sources, and new messages; the first Maildir Quoth reads when unset.
+    pub maildir: Option<PathBuf>,
+    /// Seconds the sendmail command may run: 120 by default.
+    pub timeout_s: Option<u64>,
+}
+
+/// The `[compose]` settings of a config file's text.
+pub fn parse_compose(text: &str) -> Result<ComposeConfig, String> {
+    let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string())?;
+    Ok(file.compose)
 }
 
 /// `[reader]`: how reading treats mail.

@@ -4,7 +4,6 @@
 use super::config::{AccountConfig, AuthMethod};
 use super::ImapError;
 use std::fmt;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// A secret string: its Debug output is `<redacted>` and it has no Display.
@@ -82,7 +81,7 @@ pub fn run_secret_cmd(
         reason,
     };
     let limit = account.command_timeout();
-    let (status, stdout) = run_with_timeout(cmd, limit)
+    let finished = crate::shell_command::run(cmd, None, limit)
         .map_err(|e| err(format!("cannot run the command: {e}")))?
         .ok_or_else(|| {
             err(format!(
@@ -90,62 +89,16 @@ pub fn run_secret_cmd(
                 limit.as_secs()
             ))
         })?;
-    if !status.success() {
-        return Err(err(format!("the command failed ({status})")));
+    if !finished.status.success() {
+        return Err(err(format!("the command failed ({})", finished.status)));
     }
-    let text = String::from_utf8(stdout).map_err(|_| err("the output is not UTF-8".into()))?;
+    let text =
+        String::from_utf8(finished.stdout).map_err(|_| err("the output is not UTF-8".into()))?;
     let line = text.lines().next().unwrap_or("").trim_end_matches('\r');
     if line.is_empty() {
         return Err(err("the command printed nothing".into()));
     }
     Ok(Secret(line.to_string()))
-}
-
-/// Runs `sh -c cmd` in a process group of its own; returns its status and output, or
-/// None when it ran past `limit` (then the whole group is killed).
-fn run_with_timeout(
-    cmd: &str,
-    limit: Duration,
-) -> std::io::Result<Option<(std::process::ExitStatus, Vec<u8>)>> {
-    use std::io::Read;
-    #[cfg(unix)]
-    use std::os::unix::process::CommandExt;
-    let mut command = Command::new("sh");
-    command
-        .arg("-c")
-        .arg(cmd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    #[cfg(unix)]
-    command.process_group(0);
-    let mut child = command.spawn()?;
-    let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(out) = stdout.as_mut() {
-            let _ = out.read_to_end(&mut buf);
-        }
-        buf
-    });
-    let started = std::time::Instant::now();
-    loop {
-        if let Some(status) = child.try_wait()? {
-            let out = reader.join().unwrap_or_default();
-            return Ok(Some((status, out)));
-        }
-        if started.elapsed() >= limit {
-            #[cfg(unix)]
-            // SAFETY: signalling the process group this function created.
-            unsafe {
-                libc::kill(-(child.id() as i32), libc::SIGKILL);
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-            return Ok(None);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Exchanges the refresh token for an access token at the provider's token endpoint
