@@ -354,3 +354,38 @@ fn only_this_data_dirs_drafts_are_sent_or_removed_and_bad_drafts_are_refused() {
     discard_draft(&data, &draft.path).expect("discarded");
     assert!(!draft.path.exists());
 }
+
+#[test]
+fn quoth_address_completes_names_and_addresses_from_the_headers() {
+    let s = setup(0);
+    let data = s.engine.data_dir().to_path_buf();
+    drop(s.engine);
+    let run = |args: &[&str]| -> String {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .env("QUOTH_DATA_DIR", &data)
+            .env_remove("XDG_RUNTIME_DIR")
+            .arg("address")
+            .args(args)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_eq!(run(&["pi"]), "Pia Berg <pia@example.net>\n");
+    // A word of the name, or the start of the address.
+    assert_eq!(run(&["berg"]), "Pia Berg <pia@example.net>\n");
+    assert_eq!(run(&["jun@"]), "Jun Park <jun@example.net>\n");
+    let json: serde_json::Value = serde_json::from_str(&run(&["--json", "lena"])).expect("json");
+    let addresses: Vec<&str> = json
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|e| e["address"].as_str())
+        .collect();
+    assert_eq!(addresses, vec!["lena@example.net"], "{json}");
+    assert_eq!(json[0]["name"], "Lena Vos");
+}

@@ -139,6 +139,15 @@ pub enum Command {
     Show { id: String },
     /// Counts of messages, threads, chunks and quarantined items, and index sizes.
     Stats,
+    /// Addresses from the mail's headers whose name or address starts with PREFIX,
+    /// those on the most mail first, one "Name <address>" a line (for address
+    /// completion in an editor or another mail client).
+    Address {
+        #[arg(default_value = "")]
+        prefix: String,
+        #[arg(long, default_value_t = quoth::serve::api::DEFAULT_ADDRESS_LIMIT)]
+        limit: usize,
+    },
     /// List the messages that could not be read, with the reason.
     Quarantine,
     /// Rebuild the search index from the store.
@@ -247,6 +256,26 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             None => stats::run(&open(&data_dir)?.stats()?, json),
         },
+        Command::Address { prefix, limit } => {
+            let entries: Vec<quoth::engine::AddressEntry> = match connect(&data_dir)? {
+                Some(mut c) => serde_json::from_value(c.call(
+                    Op::Addresses {
+                        prefix,
+                        limit: Some(limit),
+                    },
+                    &mut |_| {},
+                )?)?,
+                None => open(&data_dir)?.addresses(&prefix, limit)?,
+            };
+            if json {
+                output::print_json(&entries)?;
+            } else {
+                for e in &entries {
+                    outln!("{}", quoth::terminal_text::for_terminal(&e.mailbox()));
+                }
+            }
+            Ok(0)
+        }
         Command::Quarantine => quarantine::run(&open(&data_dir)?, json),
         Command::Reindex => reindex::run(&mut open(&data_dir)?, json),
         Command::Rebuild => reindex::rebuild(&data_dir, json),

@@ -43,7 +43,56 @@ fn name_parts(book: &AddressBook) -> HashSet<String> {
         .collect()
 }
 
+/// One address of the book, for completion (`quoth address`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AddressEntry {
+    pub name: String,
+    pub address: String,
+    /// Messages the address is on.
+    pub messages: u32,
+}
+
+impl AddressEntry {
+    /// "Name <address>", as a header writes it.
+    pub fn mailbox(&self) -> String {
+        if self.name.is_empty() {
+            self.address.clone()
+        } else if self.name.chars().any(|c| "()<>[]:;@\\,.\"".contains(c)) {
+            format!("\"{}\" <{}>", self.name.replace('"', "'"), self.address)
+        } else {
+            format!("{} <{}>", self.name, self.address)
+        }
+    }
+}
+
 impl Engine {
+    /// The addresses whose name or address starts with `prefix`, those on the most
+    /// mail first.
+    pub fn addresses(&self, prefix: &str, limit: usize) -> Result<Vec<AddressEntry>> {
+        let ctx = self.mailbox_context()?;
+        Ok(ctx
+            .book
+            .complete(prefix, limit)
+            .into_iter()
+            .flat_map(|p| {
+                p.addresses.iter().map(|a| {
+                    // A name the book made from the address is no name.
+                    let made = a.split('@').next().unwrap_or("").replace('.', " ");
+                    AddressEntry {
+                        name: if p.name == made {
+                            String::new()
+                        } else {
+                            p.name.clone()
+                        },
+                        address: a.clone(),
+                        messages: p.messages,
+                    }
+                })
+            })
+            .take(limit)
+            .collect())
+    }
+
     /// The address book and newest date, rebuilt when the mailbox changed.
     pub fn mailbox_context(&self) -> Result<MailboxContext> {
         let count = self.store.message_count()? as u64;

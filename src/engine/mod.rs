@@ -34,7 +34,7 @@ mod threading;
 mod watch;
 
 pub use access::{EngineAccess, EngineShare};
-pub use address_book::MailboxContext;
+pub use address_book::{AddressEntry, MailboxContext};
 pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
 pub use attachment_view::{

@@ -120,6 +120,26 @@ impl AddressBook {
         }
     }
 
+    /// People whose name (a word of it, or the whole) or address starts with
+    /// `prefix` (without case), those in the most mail first: address completion.
+    /// An empty prefix lists everyone.
+    pub fn complete(&self, prefix: &str, limit: usize) -> Vec<&Person> {
+        let prefix = prefix.trim().to_lowercase();
+        self.people
+            .iter()
+            .filter(|p| {
+                let name = p.name.to_lowercase();
+                prefix.is_empty()
+                    || name.starts_with(&prefix)
+                    || name
+                        .split(|c: char| !c.is_alphanumeric())
+                        .any(|w| w.starts_with(&prefix))
+                    || p.addresses.iter().any(|a| a.starts_with(&prefix))
+            })
+            .take(limit)
+            .collect()
+    }
+
     /// Rebuilds the lookup index after deserialising.
     pub fn restore(mut self) -> Self {
         self.reindex();
@@ -260,6 +280,35 @@ impl AddressBook {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn completion_matches_name_words_and_addresses_most_mail_first() {
+        let mut pairs = vec![("Tove Lind", "tove@fjord.example"); 5];
+        pairs.extend(vec![("Tomas Berg", "tb@fjord.example"); 9]);
+        pairs.push(("Ada Tolle", "ada@fjord.example"));
+        pairs.push(("", "tonight-list@fjord.example"));
+        let book = AddressBook::build(pairs.into_iter());
+        let names = |prefix: &str| -> Vec<String> {
+            book.complete(prefix, 10)
+                .iter()
+                .map(|p| p.addresses[0].clone())
+                .collect()
+        };
+        assert_eq!(
+            names("To"),
+            vec![
+                "tb@fjord.example",
+                "tove@fjord.example",
+                "ada@fjord.example",
+                "tonight-list@fjord.example"
+            ]
+        );
+        assert_eq!(names("berg"), vec!["tb@fjord.example"]);
+        assert_eq!(names("tomas b"), vec!["tb@fjord.example"]);
+        assert_eq!(names("ada@"), vec!["ada@fjord.example"]);
+        assert!(names("zz").is_empty());
+        assert_eq!(book.complete("", 2).len(), 2);
+    }
 
     fn book() -> AddressBook {
         let mut pairs = Vec::new();

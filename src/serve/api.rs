@@ -18,8 +18,10 @@ use std::sync::{Arc, Mutex};
 
 /// Hits a search returns when the request names no limit.
 pub const DEFAULT_SEARCH_LIMIT: usize = 20;
+/// Addresses `addresses` lists when the request does not say.
+pub const DEFAULT_ADDRESS_LIMIT: usize = 20;
 /// Threads listed when the request names no limit.
-pub const DEFAULT_THREAD_LIMIT: usize = 200;
+const DEFAULT_THREAD_LIMIT: usize = 200;
 
 /// Hands background work (an ingest, embedding) to the engine handle that owns the
 /// engine, so it runs in the background, yielding to reads, and its progress shows
@@ -90,6 +92,11 @@ impl Api {
             Op::Message { message } => self.with(|e| message_json(e, &message)),
             Op::Ingest { paths, embed } => self.ingest(paths, embed),
             Op::Embed => self.queue(EngineRequest::Embed),
+            Op::Addresses { prefix, limit } => to_value(
+                &self
+                    .with(|e| e.addresses(&prefix, limit.unwrap_or(DEFAULT_ADDRESS_LIMIT)))
+                    .map_err(engine_error)?,
+            ),
             Op::Threads { limit } => self.threads(limit.unwrap_or(DEFAULT_THREAD_LIMIT)),
             Op::Shutdown => Err(ApiError::new(
                 ErrorKind::Refused,

@@ -100,6 +100,14 @@ pub enum Op {
     },
     /// Run the pending embedding jobs in the background (`{"queued": true}`).
     Embed,
+    /// `quoth address --json`: addresses whose name or address starts with
+    /// `prefix`, those on the most mail first.
+    Addresses {
+        #[serde(default)]
+        prefix: String,
+        #[serde(default)]
+        limit: Option<usize>,
+    },
     /// Stop the server when it was started in the background for a client (a
     /// foreground `quoth serve` refuses).
     Shutdown,
