@@ -454,3 +454,192 @@ fn a_sync_asked_for_during_an_ingest_runs_after_it() {
     assert!(!ui.search("strike price").is_empty(), "the ingest ran too");
     assert!(ui.errors().is_empty(), "{:#?}", ui.errors());
 }
+
+/// Folder → (content key, flags) of every message on the server.
+fn server_state(server: &Dovecot) -> std::collections::BTreeMap<String, Vec<(String, String)>> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let mut s = server.session().await;
+        let snap = imap::server_snapshot(&mut s).await;
+        s.logout().await;
+        snap
+    })
+}
+
+/// Polls the server until `ok` holds for its state; panics with it after `secs`.
+fn wait_server(
+    server: &Dovecot,
+    what: &str,
+    secs: u64,
+    ok: impl Fn(&std::collections::BTreeMap<String, Vec<(String, String)>>) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let state = server_state(server);
+        if ok(&state) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: the server holds {state:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn holds(
+    state: &std::collections::BTreeMap<String, Vec<(String, String)>>,
+    folder: &str,
+    key: &str,
+) -> Option<String> {
+    state
+        .get(folder)?
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, f)| f.clone())
+}
+
+/// Read, flagged, archive, undo and delete made through the UI's handle reach a
+/// real Dovecot (UID STORE, UID MOVE, the archive folder made on the server), the
+/// store follows the server without losing the message on the way, and the local
+/// state matches the server's at the end.
+#[test]
+fn flags_and_moves_made_in_the_ui_reach_the_server() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let msgs: Vec<Vec<u8>> = (0..2)
+        .map(|i| message(i, "ibex", "3 Jan 2024 10:00:00 +0000"))
+        .collect();
+    append(&server, "INBOX", &msgs);
+    append(&server, "Trash", &[]);
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    let mut ui = Ui::open(&data, &config);
+    ui.wait("the first sync", 60, |e| {
+        matches!(e, EngineEvent::Synced { account, .. } if account == ACCOUNT).then_some(())
+    });
+    let hit = |ui: &mut Ui, i: usize| -> SearchHit {
+        let hits = ui.search(&format!("subject:\"ibex sighting {i}\""));
+        assert_eq!(hits.len(), 1, "one ibex {i}");
+        hits[0].clone()
+    };
+    let first = hit(&mut ui, 0);
+    let key = quoth::mail::model::MessageKey::from_hex(&first.key).expect("key");
+    let mut req = 100;
+    let mut act = |ui: &mut Ui, request: EngineRequest| -> EngineEvent {
+        req += 1;
+        let this = req;
+        ui.send(match request {
+            EngineRequest::SetFlag { key, flag, on, .. } => EngineRequest::SetFlag {
+                req: this,
+                key,
+                flag,
+                on,
+            },
+            EngineRequest::Move { key, target, .. } => EngineRequest::Move {
+                req: this,
+                key,
+                target,
+            },
+            other => other,
+        });
+        ui.wait("the action's outcome", 30, |e| match e {
+            EngineEvent::Flagged { req, .. } | EngineEvent::Moved { req, .. } if *req == this => {
+                Some(e.clone())
+            }
+            EngineEvent::Error {
+                req: Some(r),
+                message,
+            } if *r == this => panic!("the action failed: {message}"),
+            _ => None,
+        })
+    };
+    for flag in ['S', 'F'] {
+        act(
+            &mut ui,
+            EngineRequest::SetFlag {
+                req: 0,
+                key,
+                flag,
+                on: true,
+            },
+        );
+    }
+    wait_server(&server, "\\Seen and \\Flagged stored", 30, |s| {
+        holds(s, "INBOX", &first.key).as_deref() == Some("FS")
+    });
+
+    use quoth::engine::moves::MoveTarget;
+    let moved = act(
+        &mut ui,
+        EngineRequest::Move {
+            req: 0,
+            key,
+            target: MoveTarget::Archive,
+        },
+    );
+    let EngineEvent::Moved { outcome, .. } = moved else {
+        unreachable!()
+    };
+    assert_eq!(outcome.to_folder, "test/Archive");
+    wait_server(&server, "the message moved to a new Archive", 30, |s| {
+        holds(s, "Archive", &first.key).as_deref() == Some("FS")
+            && holds(s, "INBOX", &first.key).is_none()
+    });
+    // The store finds it in its new folder, and never lost it.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let h = hit(&mut ui, 0);
+        if h.folder == "test/Archive" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the store shows {}", h.folder);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Undo: back to the inbox.
+    act(
+        &mut ui,
+        EngineRequest::Move {
+            req: 0,
+            key,
+            target: outcome.back.clone(),
+        },
+    );
+    wait_server(&server, "the message back in INBOX", 30, |s| {
+        holds(s, "INBOX", &first.key).is_some() && holds(s, "Archive", &first.key).is_none()
+    });
+    // Delete the other one: to the trash folder the server has.
+    let second = hit(&mut ui, 1);
+    let key2 = quoth::mail::model::MessageKey::from_hex(&second.key).expect("key");
+    act(
+        &mut ui,
+        EngineRequest::Move {
+            req: 0,
+            key: key2,
+            target: MoveTarget::Trash,
+        },
+    );
+    wait_server(&server, "the other message in Trash", 30, |s| {
+        holds(s, "Trash", &second.key).is_some() && holds(s, "INBOX", &second.key).is_none()
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while hit(&mut ui, 1).folder != "test/Trash" || hit(&mut ui, 0).folder != "test/INBOX" {
+        assert!(
+            Instant::now() < deadline,
+            "the store does not follow the server"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(ui.errors().is_empty(), "{:?}", ui.errors());
+    drop(ui);
+    let local = imap::local_snapshot(&data, ACCOUNT);
+    let server_now = server_state(&server);
+    for (folder, rows) in &server_now {
+        assert_eq!(local.get(folder), Some(rows), "{folder}: local {local:#?}");
+    }
+}

@@ -6,12 +6,15 @@
 //! content the store knows under a path that is gone; the next ingest points the
 //! store at the renamed file (see `ingest::classify`). Mail of other local sources
 //! (mbox, single .eml files) has no flags of its own: Quoth keeps them in its store.
-//! IMAP mail keeps its flags in the store too until they can be stored on the server.
+//! A flag on IMAP mail is set in the store and recorded as a change for the server
+//! (see [`crate::store::imap_changes`]), which the next sync of the account sends.
 
 use super::{Engine, EngineError, Result};
 use crate::mail::model::MessageKey;
 use crate::source::maildir::{find_renamed, parse_flags, path_with_flags};
 use crate::source::SourceLocation;
+use crate::store::imap_changes::ImapChanges;
+use crate::store::sync_state::SyncState;
 use crate::store::{Store, StoredMessage, ThreadSummary};
 use std::path::Path;
 use std::sync::Mutex;
@@ -24,8 +27,10 @@ pub struct FlagOutcome {
     pub on: bool,
     /// Every copy of the email with its flags now.
     pub messages: Vec<(MessageKey, String)>,
-    /// Copies whose source cannot hold the flag (mbox, .eml, IMAP): kept in Quoth.
+    /// Copies whose source cannot hold the flag (mbox, .eml): kept in Quoth.
     pub kept_in_quoth: usize,
+    /// IMAP accounts with the change waiting to be sent to their server.
+    pub to_servers: Vec<String>,
     /// The email's thread, summarised again (its unread count).
     pub thread: Option<ThreadSummary>,
 }
@@ -65,9 +70,15 @@ pub fn set_flag(store: &Store, key: &MessageKey, flag: char, on: bool) -> Result
         ..FlagOutcome::default()
     };
     for copy in super::copies::copies_in_thread(store, msg, thread.as_ref())? {
-        let (flags, at_source) = write_flag(store, &copy, flag, on)?;
-        if !at_source {
-            outcome.kept_in_quoth += 1;
+        let (flags, held) = write_flag(store, &copy, flag, on)?;
+        match held {
+            Held::AtSource => {}
+            Held::InQuoth => outcome.kept_in_quoth += 1,
+            Held::OnServer(account) => {
+                if !outcome.to_servers.contains(&account) {
+                    outcome.to_servers.push(account);
+                }
+            }
         }
         outcome.messages.push((copy.key, flags));
     }
@@ -78,19 +89,37 @@ pub fn set_flag(store: &Store, key: &MessageKey, flag: char, on: bool) -> Result
     Ok(outcome)
 }
 
+/// Where a copy's flags are kept.
+enum Held {
+    /// In its Maildir file's name.
+    AtSource,
+    /// In Quoth's store only (an mbox, a single .eml).
+    InQuoth,
+    /// On the IMAP server of this account, once the change waiting is sent.
+    OnServer(String),
+}
+
 /// Sets or clears `flag` on one copy at its source and in the store. Returns its
-/// flags now and whether its source holds them (else only the store does).
-fn write_flag(store: &Store, msg: &StoredMessage, flag: char, on: bool) -> Result<(String, bool)> {
-    let in_store = |store: &Store| -> Result<(String, bool)> {
+/// flags now and where they are kept.
+fn write_flag(store: &Store, msg: &StoredMessage, flag: char, on: bool) -> Result<(String, Held)> {
+    let in_store = |store: &Store| -> Result<String> {
         let flags = with_flag(&msg.flags, flag, on);
         store.set_flags(&msg.key, &flags)?;
-        Ok((flags, false))
+        Ok(flags)
     };
+    if let SourceLocation::Imap { account, .. } = &msg.location {
+        // Every folder of the server holding the message gets the change.
+        let changes = ImapChanges::open(store.db())?;
+        for at in SyncState::open(store.db())?.refs_of(&msg.key)? {
+            changes.queue_flag(&at, flag, on)?;
+        }
+        return Ok((in_store(store)?, Held::OnServer(account.clone())));
+    }
     let SourceLocation::File { path } = &msg.location else {
-        return in_store(store);
+        return Ok((in_store(store)?, Held::InQuoth));
     };
     if path_with_flags(Path::new(path), "").is_none() {
-        return in_store(store);
+        return Ok((in_store(store)?, Held::InQuoth));
     }
     // Another client may have renamed the file since it was read: its name now
     // holds the flags as they are.
@@ -122,7 +151,7 @@ fn write_flag(store: &Store, msg: &StoredMessage, flag: char, on: bool) -> Resul
         )?;
         store.move_source_cursor(path, &to_text)?;
     }
-    Ok((flags, true))
+    Ok((flags, Held::AtSource))
 }
 
 #[cfg(test)]

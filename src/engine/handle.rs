@@ -472,20 +472,30 @@ fn serve(shared: &Shared, request: EngineRequest) {
         EngineRequest::SetFlag { req, key, flag, on } => {
             // The store alone: an ingest holding the engine does not delay it.
             match super::flags::set_flag(&shared.store, &key, flag, on) {
-                Ok(outcome) => shared.emit(EngineEvent::Flagged {
-                    req,
-                    outcome: Box::new(outcome),
-                }),
+                Ok(outcome) => {
+                    for account in &outcome.to_servers {
+                        shared.push_to_server(account);
+                    }
+                    shared.emit(EngineEvent::Flagged {
+                        req,
+                        outcome: Box::new(outcome),
+                    })
+                }
                 Err(e) => shared.error(Some(req), e),
             }
         }
         EngineRequest::Move { req, key, target } => {
             let result = shared.write().move_message(&key, &target);
             match result {
-                Ok(outcome) => shared.emit(EngineEvent::Moved {
-                    req,
-                    outcome: Box::new(outcome),
-                }),
+                Ok(outcome) => {
+                    if let Some(account) = &outcome.to_server {
+                        shared.push_to_server(account);
+                    }
+                    shared.emit(EngineEvent::Moved {
+                        req,
+                        outcome: Box::new(outcome),
+                    })
+                }
                 Err(e) => shared.error(Some(req), e),
             }
         }
@@ -666,6 +676,16 @@ impl Shared {
     /// Where to ask the IMAP watch loop for a sync, when it runs.
     fn imap_commands(&self) -> Option<mpsc::UnboundedSender<WatchCommand>> {
         self.imap.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Asks the watch loop to send an account's changes to its server now; without
+    /// a loop (no accounts in this front end) they wait for the next sync.
+    fn push_to_server(&self, account: &str) {
+        if let Some(commands) = self.imap_commands() {
+            let _ = commands.send(WatchCommand::Push {
+                account: account.to_string(),
+            });
+        }
     }
 
     fn imap_commands_close(&self) {

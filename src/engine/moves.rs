@@ -11,6 +11,8 @@ use super::{Engine, EngineError, Result};
 use crate::mail::model::MessageKey;
 use crate::source::maildir::is_maildir;
 use crate::source::SourceLocation;
+use crate::store::imap_changes::ImapChanges;
+use crate::store::sync_state::SyncState;
 use std::path::{Path, PathBuf};
 
 /// Where a message goes.
@@ -47,6 +49,10 @@ pub struct MoveOutcome {
     pub to_folder: String,
     /// Its thread, summarised again (the folders its mail is in).
     pub thread: Option<crate::store::ThreadSummary>,
+    /// The move that takes this one back.
+    pub back: MoveTarget,
+    /// The IMAP account whose server is still to be told (the next sync sends it).
+    pub to_server: Option<String>,
 }
 
 impl Engine {
@@ -55,6 +61,12 @@ impl Engine {
         let Some(msg) = self.store.message(key)? else {
             return Err(EngineError::NoSuchMessage(key.to_hex()));
         };
+        if let SourceLocation::Imap {
+            account, folder, ..
+        } = &msg.location
+        {
+            return self.move_on_server(&msg, account, folder, target);
+        }
         let SourceLocation::File { path } = &msg.location else {
             return Err(EngineError::MailSource(format!(
                 "{} is not a Maildir file: only Maildir mail can be moved yet",
@@ -94,6 +106,8 @@ impl Engine {
             from_dir: folder_dir.to_path_buf(),
             to_folder: to_folder.clone(),
             thread: None,
+            back: MoveTarget::Dir(folder_dir.to_path_buf()),
+            to_server: None,
         };
         if target_dir == folder_dir {
             return Ok(outcome);
@@ -123,6 +137,87 @@ impl Engine {
         self.store.flush()?;
         Ok(MoveOutcome { thread, ..outcome })
     }
+}
+
+impl Engine {
+    /// Moves IMAP mail: the store shows it in the target folder at once, and the
+    /// move waits as a change for the server (the next sync of the account sends
+    /// it, then finds the message in its new folder).
+    fn move_on_server(
+        &mut self,
+        msg: &crate::store::StoredMessage,
+        account: &str,
+        folder: &str,
+        target: &MoveTarget,
+    ) -> Result<MoveOutcome> {
+        let state = SyncState::open(self.store.db())?;
+        let known = state.folders(account)?;
+        let to = match target {
+            MoveTarget::Archive => server_folder(&known, ARCHIVE_NAMES, "Archive"),
+            MoveTarget::Trash => server_folder(&known, TRASH_NAMES, "Trash"),
+            MoveTarget::Folder(name) => {
+                let name = name
+                    .strip_prefix(&format!("{account}/"))
+                    .unwrap_or(name)
+                    .to_string();
+                if !known.contains(&name) {
+                    return Err(EngineError::MailSource(format!(
+                        "no folder {name} in the account {account}"
+                    )));
+                }
+                name
+            }
+            MoveTarget::Dir(dir) => {
+                return Err(EngineError::MailSource(format!(
+                    "{} is a local folder; IMAP mail moves between the folders of its account",
+                    dir.display()
+                )))
+            }
+        };
+        let changes = ImapChanges::open(self.store.db())?;
+        let here: Vec<_> = state
+            .refs_of(&msg.key)?
+            .into_iter()
+            .filter(|r| r.account == account && r.folder == folder)
+            .collect();
+        for at in &here {
+            changes.queue_move(at, Some(&to))?;
+        }
+        let from_folder = msg.folder.clone();
+        let to_folder = format!("{account}/{to}");
+        self.store.set_documents_owed(true)?;
+        self.store
+            .relocate(&msg.key, msg.location.clone(), &to_folder, &msg.flags)?;
+        self.index_messages(&[(msg.key, true)], &mut |_, _| {})?;
+        self.store.set_documents_owed(false)?;
+        let thread = match self.store.thread_of(&msg.key)? {
+            Some(id) => super::threading::resummarise(&self.store, &id)?,
+            None => None,
+        };
+        self.store.flush()?;
+        Ok(MoveOutcome {
+            key: msg.key,
+            from_folder,
+            from_dir: PathBuf::new(),
+            to_folder,
+            thread,
+            back: MoveTarget::Folder(folder.to_string()),
+            to_server: Some(account.to_string()),
+        })
+    }
+}
+
+/// The server folder whose last name part is one of `names` (without case), or
+/// `made` (created on the server when the move is sent).
+fn server_folder(known: &[String], names: &[&str], made: &str) -> String {
+    known
+        .iter()
+        .find(|f| {
+            let last = f.rsplit(['/', '.']).next().unwrap_or(f).to_lowercase();
+            names.contains(&last.as_str())
+        })
+        .cloned()
+        .unwrap_or_else(|| made.to_string())
 }
 
 fn not_maildir(path: &str) -> EngineError {

@@ -21,6 +21,7 @@ use crate::mail::identity::content_key;
 use crate::mail::model::MessageKey;
 use crate::source::imap::{connect, AccountConfig, ImapError, ImapSession};
 use crate::source::{RawMail, SourceLocation};
+use crate::store::imap_changes::{ImapChanges, PendingChange};
 use crate::store::sync_state::{FolderCursor, ImapRef, SyncState, UidEntry};
 use crate::store::QuarantineItem;
 use serde::Serialize;
@@ -37,6 +38,8 @@ pub struct SyncOptions {
     pub retries: u32,
     /// Sync only this folder (IDLE reported a change there).
     pub only_folder: Option<String>,
+    /// Send the changes made in Quoth and sync only the folders they touched.
+    pub changes_only: bool,
 }
 
 impl Default for SyncOptions {
@@ -46,6 +49,7 @@ impl Default for SyncOptions {
             timeout: Duration::from_secs(60),
             retries: 3,
             only_folder: None,
+            changes_only: false,
         }
     }
 }
@@ -78,6 +82,11 @@ pub struct AccountReport {
     pub folders_skipped: Vec<(String, String)>,
     pub attempts: u32,
     pub seconds: f64,
+    /// Changes made in Quoth (flags, moves) that the server now has.
+    pub changes_sent: usize,
+    /// Changes the server refused (the UID is gone, a folder cannot be made), with
+    /// its reason: they are dropped, and the next sync shows the server's state.
+    pub changes_refused: Vec<(String, String)>,
 }
 
 impl AccountReport {
@@ -166,8 +175,12 @@ async fn sync_account_once<A: EngineAccess>(
     let state = SyncState::open(access.store().db())?;
     let mut session = connect(account, opts.timeout).await?;
     let acct = account.name.as_str();
+    let touched = send_changes(access.store(), &mut session, &state, acct, report).await?;
+    // Folders that got mail first: the message is found there before its old UID
+    // is let go, so it stays in the store throughout.
     let folders = match &opts.only_folder {
-        Some(f) => vec![f.clone()],
+        _ if opts.changes_only => touched.in_order(None),
+        Some(f) => touched.in_order(Some(f)),
         None => {
             let listed = session.folders().await?;
             for gone in state.folders(acct)? {
@@ -183,7 +196,13 @@ async fn sync_account_once<A: EngineAccess>(
                     report.folders_deleted.push(gone);
                 }
             }
-            listed
+            let mut ordered: Vec<String> = listed
+                .iter()
+                .filter(|f| touched.targets.contains(*f))
+                .cloned()
+                .collect();
+            ordered.extend(listed.into_iter().filter(|f| !touched.targets.contains(f)));
+            ordered
         }
     };
     // Keys stored by this run, indexed as their own threads already: rethreading
@@ -227,6 +246,122 @@ async fn sync_account_once<A: EngineAccess>(
         })?;
     }
     session.logout().await;
+    Ok(())
+}
+
+/// The folders that changes sent to the server touched.
+#[derive(Debug, Default)]
+struct Touched {
+    /// Folders mail was moved to.
+    targets: BTreeSet<String>,
+    /// Folders changes were sent for.
+    sources: BTreeSet<String>,
+}
+
+impl Touched {
+    /// The folders to sync: move targets, then `also`, then the sources.
+    fn in_order(&self, also: Option<&String>) -> Vec<String> {
+        let mut out: Vec<String> = self.targets.iter().cloned().collect();
+        for f in also.into_iter().chain(&self.sources) {
+            if !out.contains(f) {
+                out.push(f.clone());
+            }
+        }
+        out
+    }
+}
+
+/// Sends the changes made in Quoth (flags, moves) to the server, folder by folder,
+/// clearing each once the server has it. A change the server refuses is dropped
+/// and reported; a network failure leaves the rest for the next sync.
+async fn send_changes(
+    store: &crate::store::Store,
+    session: &mut ImapSession,
+    state: &SyncState,
+    acct: &str,
+    report: &mut AccountReport,
+) -> Result<Touched> {
+    let changes = ImapChanges::open(store.db())?;
+    let mut by_folder: BTreeMap<String, Vec<(ImapRef, PendingChange)>> = BTreeMap::new();
+    for (at, change) in changes.of_account(acct)? {
+        by_folder
+            .entry(at.folder.clone())
+            .or_default()
+            .push((at, change));
+    }
+    let mut touched = Touched::default();
+    let mut made: BTreeSet<String> = BTreeSet::new();
+    for (folder, items) in by_folder {
+        let refuse = |report: &mut AccountReport, why: String| {
+            report.changes_refused.push((folder.clone(), why));
+        };
+        let status = match session.select(&folder).await {
+            Ok(s) => Some(s),
+            Err(ImapError::Protocol {
+                reason,
+                transient: false,
+                ..
+            }) => {
+                refuse(report, reason);
+                None
+            }
+            Err(e) => return Err(e.into()),
+        };
+        // UIDs of another UIDVALIDITY name other messages: their changes are void.
+        let valid = status.is_some_and(|st| {
+            state
+                .cursor(acct, &folder)
+                .ok()
+                .flatten()
+                .is_some_and(|c| c.uidvalidity == st.uidvalidity)
+        });
+        if !valid {
+            for (at, change) in &items {
+                changes.sent(at, change)?;
+            }
+            if status.is_some() {
+                refuse(report, "its UIDVALIDITY changed".into());
+            }
+            continue;
+        }
+        touched.sources.insert(folder.clone());
+        for (at, change) in items {
+            let sent = send_change(session, &at, &change, &mut made).await;
+            match sent {
+                Ok(()) => report.changes_sent += 1,
+                Err(ImapError::Protocol {
+                    reason,
+                    transient: false,
+                    ..
+                }) => refuse(report, format!("UID {}: {reason}", at.uid)),
+                Err(e) => return Err(e.into()),
+            }
+            if let Some(to) = &change.move_to {
+                touched.targets.insert(to.clone());
+            }
+            changes.sent(&at, &change)?;
+            store.flush()?;
+        }
+    }
+    Ok(touched)
+}
+
+async fn send_change(
+    session: &mut ImapSession,
+    at: &ImapRef,
+    change: &PendingChange,
+    made: &mut BTreeSet<String>,
+) -> std::result::Result<(), ImapError> {
+    session
+        .store_flags(at.uid, &change.add, &change.remove)
+        .await?;
+    if let Some(to) = &change.move_to {
+        if !made.contains(to) {
+            session.create_folder(to).await?;
+            made.insert(to.clone());
+        }
+        session.move_uid(at.uid, to).await?;
+    }
     Ok(())
 }
 

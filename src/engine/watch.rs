@@ -72,6 +72,9 @@ pub enum WatchCommand {
     SyncAll {
         done: Option<oneshot::Sender<Vec<AccountOutcome>>>,
     },
+    /// Send the account's changes made in Quoth (flags, moves) to its server and
+    /// sync the folders they touched.
+    Push { account: String },
 }
 
 /// How one account's sync ended: messages added, or the error (also reported as a
@@ -163,6 +166,19 @@ pub async fn watch_accounts<A: EngineAccess>(
                         let _ = w.send(outcomes.clone());
                     }
                 }
+                Some(WatchCommand::Push { account }) => {
+                    let mut due = vec![account];
+                    while let Ok(WatchCommand::Push { account }) = commands.try_recv() {
+                        if !due.contains(&account) {
+                            due.push(account);
+                        }
+                    }
+                    for name in due {
+                        if let Some(a) = accounts.iter().find(|a| a.name == name) {
+                            syncer.push(a).await;
+                        }
+                    }
+                }
                 None => break,
             },
             _ = full.tick() => {
@@ -248,6 +264,29 @@ impl<A: EngineAccess> Syncer<'_, A> {
             Err(e) => (self.on_event)(&SyncEvent::Error {
                 account: account.name.clone(),
                 message: e.to_string(),
+                retry_in_seconds: None,
+            }),
+        }
+    }
+
+    async fn push(&mut self, account: &AccountConfig) {
+        let sync = SyncOptions {
+            changes_only: true,
+            ..self.opts.sync.clone()
+        };
+        match sync_account(self.access, account, &sync).await {
+            Ok(report) => {
+                for (folder, why) in &report.changes_refused {
+                    (self.on_event)(&SyncEvent::Error {
+                        account: account.name.clone(),
+                        message: format!("{}/{folder} refused a change: {why}", account.name),
+                        retry_in_seconds: None,
+                    });
+                }
+            }
+            Err(e) => (self.on_event)(&SyncEvent::Error {
+                account: account.name.clone(),
+                message: format!("{} (the change is sent at the next sync)", e),
                 retry_in_seconds: None,
             }),
         }

@@ -55,7 +55,7 @@ pub struct SyncState {
     meta: sled::Tree,
 }
 
-fn folder_prefix(account: &str, folder: &str) -> Vec<u8> {
+pub(super) fn folder_prefix(account: &str, folder: &str) -> Vec<u8> {
     let mut k = Vec::with_capacity(account.len() + folder.len() + 2);
     k.extend_from_slice(account.as_bytes());
     k.push(0);
@@ -64,7 +64,7 @@ fn folder_prefix(account: &str, folder: &str) -> Vec<u8> {
     k
 }
 
-fn uid_key(account: &str, folder: &str, uid: u32) -> Vec<u8> {
+pub(super) fn uid_key(account: &str, folder: &str, uid: u32) -> Vec<u8> {
     let mut k = folder_prefix(account, folder);
     k.extend_from_slice(&uid.to_be_bytes());
     k
@@ -76,7 +76,7 @@ fn ref_key(key: &MessageKey, account: &str, folder: &str, uid: u32) -> Vec<u8> {
     k
 }
 
-fn parse_ref(bytes: &[u8]) -> Option<ImapRef> {
+pub(super) fn parse_ref(bytes: &[u8]) -> Option<ImapRef> {
     let (rest, uid) = bytes.split_last_chunk::<4>()?;
     let mut parts = rest.splitn(2, |&b| b == 0);
     let account = String::from_utf8(parts.next()?.to_vec()).ok()?;

@@ -26,7 +26,7 @@ enum UndoStep {
     },
     Move {
         key: MessageKey,
-        back: std::path::PathBuf,
+        back: MoveTarget,
     },
 }
 
@@ -141,7 +141,7 @@ impl App {
                     self.set_flag(key, flag, on);
                 }
                 UndoStep::Move { key, back } => {
-                    let target = MoveTarget::Dir(back);
+                    let target = back;
                     self.request(|req| EngineRequest::Move { req, key, target });
                 }
             }
@@ -167,7 +167,7 @@ impl App {
         if self.undo.action.contains(&req) {
             self.undo.steps.push(UndoStep::Move {
                 key: outcome.key,
-                back: outcome.from_dir.clone(),
+                back: outcome.back.clone(),
             });
             let undo = self
                 .keymap

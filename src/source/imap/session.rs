@@ -4,7 +4,7 @@
 
 use super::config::{AccountConfig, TlsMode};
 use super::credentials::{credentials, xoauth2_response, Credentials};
-use super::flags::maildir_flags;
+use super::flags::{imap_flag_list, maildir_flags};
 use super::ImapError;
 use async_imap::types::NameAttribute;
 use async_imap::{Client, Session};
@@ -54,6 +54,9 @@ pub struct ImapSession {
     account: String,
     session: Session<Stream>,
     condstore: bool,
+    /// The server has MOVE (RFC 6851) and UIDPLUS (UID EXPUNGE, RFC 4315).
+    can_move: bool,
+    uidplus: bool,
     timeout: Duration,
 }
 
@@ -170,6 +173,8 @@ pub async fn connect(account: &AccountConfig, timeout: Duration) -> Result<ImapS
     Ok(ImapSession {
         account: name.to_string(),
         condstore: caps.has_str("CONDSTORE"),
+        can_move: caps.has_str("MOVE"),
+        uidplus: caps.has_str("UIDPLUS"),
         session,
         timeout,
     })
@@ -204,6 +209,11 @@ async fn tls(
         .connect(server_name, tcp)
         .await
         .map_err(|e| err(e.to_string()))
+}
+
+/// A folder name as an IMAP quoted string.
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 /// `1:3,7,9:10` for the UIDs 1 2 3 7 9 10 (sorted, no duplicates).
@@ -381,6 +391,8 @@ impl ImapSession {
             account,
             session,
             condstore,
+            can_move,
+            uidplus,
             timeout,
         } = self;
         // Whatever the server said before this IDLE has been acted on already.
@@ -421,6 +433,8 @@ impl ImapSession {
                 account,
                 session,
                 condstore,
+                can_move,
+                uidplus,
                 timeout,
             },
             outcome,
@@ -455,6 +469,56 @@ impl ImapSession {
                 .map_err(|e| ImapError::protocol(&account, command, e))
         })
         .await
+    }
+
+    /// Adds and removes flags (Maildir letters) on a UID of the selected folder.
+    pub async fn store_flags(
+        &mut self,
+        uid: u32,
+        add: &str,
+        remove: &str,
+    ) -> Result<(), ImapError> {
+        if !add.is_empty() {
+            self.command(&format!(
+                "UID STORE {uid} +FLAGS.SILENT {}",
+                imap_flag_list(add)
+            ))
+            .await?;
+        }
+        if !remove.is_empty() {
+            self.command(&format!(
+                "UID STORE {uid} -FLAGS.SILENT {}",
+                imap_flag_list(remove)
+            ))
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Moves a UID of the selected folder to `to`: MOVE where the server has it,
+    /// else COPY, then `\Deleted` and (with UIDPLUS) UID EXPUNGE of that UID alone;
+    /// without UIDPLUS the original stays, marked `\Deleted`, as a plain EXPUNGE
+    /// would remove other mail marked so.
+    pub async fn move_uid(&mut self, uid: u32, to: &str) -> Result<(), ImapError> {
+        let to = quoted(to);
+        if self.can_move {
+            return self.command(&format!("UID MOVE {uid} {to}")).await;
+        }
+        self.command(&format!("UID COPY {uid} {to}")).await?;
+        self.command(&format!("UID STORE {uid} +FLAGS.SILENT (\\Deleted)"))
+            .await?;
+        if self.uidplus {
+            self.command(&format!("UID EXPUNGE {uid}")).await?;
+        }
+        Ok(())
+    }
+
+    /// Creates a folder, unless the server has it already.
+    pub async fn create_folder(&mut self, folder: &str) -> Result<(), ImapError> {
+        if self.folders().await?.iter().any(|f| f == folder) {
+            return Ok(());
+        }
+        self.command(&format!("CREATE {}", quoted(folder))).await
     }
 
     pub async fn logout(mut self) {

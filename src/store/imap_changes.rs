@@ -1,0 +1,195 @@
+//! Changes made in Quoth to mail on an IMAP server, kept until the server has them:
+//! flags to add or remove and a folder to move to, by the UID they apply to.
+//!
+//! * `imap_pending`: `account \0 folder \0 uid(BE)` → [`PendingChange`].
+//!
+//! A change is recorded (and the store shows it) before anything is sent, and
+//! cleared only once the server accepted it, so a change made offline, or one
+//! interrupted by a crash, is sent by the next sync. Sending a change twice is
+//! harmless: adding a flag that is set, or moving a UID that has moved, changes
+//! nothing more.
+
+use super::db::StoreError;
+use super::sync_state::{parse_ref, uid_key, ImapRef};
+use serde::{Deserialize, Serialize};
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// What the server is still to be told about one UID.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingChange {
+    /// Maildir letters to add and to remove.
+    pub add: String,
+    pub remove: String,
+    /// The folder the message goes to.
+    pub move_to: Option<String>,
+}
+
+impl PendingChange {
+    pub fn is_empty(&self) -> bool {
+        self.add.is_empty() && self.remove.is_empty() && self.move_to.is_none()
+    }
+
+    /// `flag` set (`on`) or cleared, replacing an earlier change of it.
+    fn with_flag(mut self, flag: char, on: bool) -> Self {
+        self.add.retain(|c| c != flag);
+        self.remove.retain(|c| c != flag);
+        if on {
+            self.add.push(flag);
+        } else {
+            self.remove.push(flag);
+        }
+        self
+    }
+}
+
+#[derive(Clone)]
+pub struct ImapChanges {
+    pending: sled::Tree,
+}
+
+fn decode(b: &[u8]) -> Result<PendingChange> {
+    bincode::deserialize(b).map_err(|e| StoreError::Corrupt {
+        tree: "imap_pending",
+        reason: e.to_string(),
+    })
+}
+
+fn encode(c: &PendingChange) -> Vec<u8> {
+    // A plain record of strings always serialises.
+    bincode::serialize(c).unwrap_or_default()
+}
+
+impl ImapChanges {
+    pub fn open(db: &sled::Db) -> Result<Self> {
+        Ok(Self {
+            pending: db.open_tree("imap_pending")?,
+        })
+    }
+
+    fn update(&self, at: &ImapRef, f: impl Fn(PendingChange) -> PendingChange) -> Result<()> {
+        let key = uid_key(&at.account, &at.folder, at.uid);
+        self.pending.fetch_and_update(key, |old| {
+            let old = old.and_then(|b| decode(b).ok()).unwrap_or_default();
+            let new = f(old);
+            (!new.is_empty()).then(|| encode(&new))
+        })?;
+        Ok(())
+    }
+
+    /// Records `flag` set or cleared on the message at `at`.
+    pub fn queue_flag(&self, at: &ImapRef, flag: char, on: bool) -> Result<()> {
+        self.update(at, |c| c.clone().with_flag(flag, on))
+    }
+
+    /// Records a move of the message at `at` to `folder` (none: it stays where it
+    /// is, taking back a move not sent yet).
+    pub fn queue_move(&self, at: &ImapRef, folder: Option<&str>) -> Result<()> {
+        let to = folder.filter(|f| *f != at.folder).map(str::to_string);
+        self.update(at, |c| PendingChange {
+            move_to: to.clone(),
+            ..c
+        })
+    }
+
+    /// The change waiting for `at`, if any.
+    pub fn get(&self, at: &ImapRef) -> Result<Option<PendingChange>> {
+        self.pending
+            .get(uid_key(&at.account, &at.folder, at.uid))?
+            .map(|b| decode(&b))
+            .transpose()
+    }
+
+    /// Every change waiting for an account, by folder and UID.
+    pub fn of_account(&self, account: &str) -> Result<Vec<(ImapRef, PendingChange)>> {
+        let mut prefix = account.as_bytes().to_vec();
+        prefix.push(0);
+        let mut out = Vec::new();
+        for item in self.pending.scan_prefix(&prefix) {
+            let (k, v) = item?;
+            let at = parse_ref(&k).ok_or_else(|| StoreError::Corrupt {
+                tree: "imap_pending",
+                reason: "bad key".into(),
+            })?;
+            out.push((at, decode(&v)?));
+        }
+        Ok(out)
+    }
+
+    /// The server has the change `done` for `at`: what was sent is cleared (a
+    /// newer change recorded meanwhile stays).
+    pub fn sent(&self, at: &ImapRef, done: &PendingChange) -> Result<()> {
+        self.update(at, |c| {
+            if &c == done {
+                PendingChange::default()
+            } else {
+                c
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(folder: &str, uid: u32) -> ImapRef {
+        ImapRef {
+            account: "work".into(),
+            folder: folder.into(),
+            uid,
+        }
+    }
+
+    #[test]
+    fn changes_accumulate_replace_and_clear_once_sent() {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = sled::open(dir.path()).expect("db");
+        let changes = ImapChanges::open(&db).expect("open");
+        let inbox = at("INBOX", 7);
+        changes.queue_flag(&inbox, 'S', true).expect("queue");
+        changes.queue_flag(&inbox, 'F', true).expect("queue");
+        changes.queue_flag(&inbox, 'S', false).expect("queue");
+        changes.queue_move(&inbox, Some("Archive")).expect("queue");
+        let want = PendingChange {
+            add: "F".into(),
+            remove: "S".into(),
+            move_to: Some("Archive".into()),
+        };
+        assert_eq!(changes.get(&inbox).expect("get"), Some(want.clone()));
+        changes
+            .queue_flag(&at("INBOX", 8), 'F', true)
+            .expect("queue");
+        changes
+            .queue_flag(
+                &ImapRef {
+                    account: "home".into(),
+                    ..at("INBOX", 7)
+                },
+                'F',
+                true,
+            )
+            .expect("queue");
+        assert_eq!(changes.of_account("work").expect("list").len(), 2);
+        // A change recorded after sending began is kept.
+        changes
+            .queue_flag(&at("INBOX", 8), 'R', true)
+            .expect("queue");
+        changes
+            .sent(
+                &at("INBOX", 8),
+                &PendingChange {
+                    add: "F".into(),
+                    ..Default::default()
+                },
+            )
+            .expect("sent");
+        assert!(changes.get(&at("INBOX", 8)).expect("get").is_some());
+        changes.sent(&inbox, &want).expect("sent");
+        assert_eq!(changes.get(&inbox).expect("get"), None);
+        // Moving back where it is takes the move back.
+        changes.queue_move(&inbox, Some("Archive")).expect("queue");
+        changes.queue_move(&inbox, Some("INBOX")).expect("queue");
+        assert_eq!(changes.get(&inbox).expect("get"), None);
+    }
+}
