@@ -682,3 +682,42 @@ fn a_reply_written_in_the_editor_is_sent_through_sendmail() {
     });
     quit(&tmux);
 }
+
+/// `|` asks for a command and hands it the message as its file holds it, with the
+/// terminal given over to the command and taken back after Enter.
+#[test]
+fn a_message_is_piped_to_a_command_and_the_ui_comes_back() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mail = tmp.path().join("mail");
+    let out = tmp.path().join("piped.eml");
+    let tmux = ui_on_demo_copy(tmp.path(), "");
+    tmux.wait_for("the thread list", 90, |s| {
+        s.contains("Threads (") && !s.contains("loading")
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the reader", 20, |s| s.contains("Folder: "));
+    tmux.send(&["|"]);
+    tmux.wait_for("the prompt", 10, |s| s.contains("Pipe to:"));
+    tmux.type_text(&format!("cat > '{}'; echo piped-ok", out.display()));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the command's output", 20, |s| {
+        s.contains("piped-ok") && s.contains("press Enter to go back")
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the UI again", 20, |s| {
+        s.contains("Folder: ") && s.contains("piped to")
+    });
+    let piped = std::fs::read(&out).expect("the command wrote its input");
+    let mut found = false;
+    for folder in ["inbox", "sent"] {
+        for e in std::fs::read_dir(mail.join(folder).join("cur")).expect("cur") {
+            found |= std::fs::read(e.expect("entry").path()).expect("read") == piped;
+        }
+    }
+    assert!(found, "the command got a demo file's bytes exactly");
+    tmux.send(&["Escape"]);
+    quit(&tmux);
+}

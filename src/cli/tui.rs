@@ -198,12 +198,28 @@ async fn run_ui(
             &LoopOptions::default(),
         )
         .await?;
-        let Some(ExternalJob::Edit { path }) = app.take_external() else {
-            return Ok(());
+        let job = match app.take_external() {
+            Some(job) => job,
+            None => return Ok(()),
         };
         guard.suspend()?;
-        let editor = tui::editor::editor_command();
-        let mut editing = tokio::task::spawn_blocking(move || tui::editor::edit(&editor, &path));
+        let (is_edit, work): (bool, Box<dyn FnOnce() -> Result<String, String> + Send>) = match job
+        {
+            ExternalJob::Edit { path } => {
+                let editor = tui::editor::editor_command();
+                (
+                    true,
+                    Box::new(move || {
+                        tui::editor::edit(&editor, &path)
+                            .map(|changed| if changed { "changed" } else { "" }.to_string())
+                    }),
+                )
+            }
+            ExternalJob::Pipe { command, input } => {
+                (false, Box::new(move || tui::editor::pipe(&command, &input)))
+            }
+        };
+        let mut editing = tokio::task::spawn_blocking(work);
         let result = loop {
             tokio::select! {
                 done = &mut editing => break done.unwrap_or_else(|e| Err(e.to_string())),
@@ -214,7 +230,11 @@ async fn run_ui(
             }
         };
         guard.resume()?;
-        app.editor_done(result);
+        if is_edit {
+            app.editor_done(result.map(|changed| !changed.is_empty()));
+        } else {
+            app.pipe_done(result);
+        }
     }
 }
 

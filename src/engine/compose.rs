@@ -397,7 +397,7 @@ fn mail_home(
         }
     }
     if let Some(dir) = &settings.compose.maildir {
-        let dir = expand_home(dir);
+        let dir = super::message_files::expand_home(dir);
         if !dir.is_dir() {
             return Err(compose_error(format!(
                 "[compose] maildir = {}: no such directory",
@@ -421,13 +421,6 @@ fn has_maildir_child(dir: &Path) -> bool {
     std::fs::read_dir(dir)
         .map(|entries| entries.flatten().any(|e| is_maildir(&e.path())))
         .unwrap_or(false)
-}
-
-fn expand_home(path: &Path) -> PathBuf {
-    match (path.strip_prefix("~"), dirs::home_dir()) {
-        (Ok(rest), Some(home)) => home.join(rest),
-        _ => path.to_path_buf(),
-    }
 }
 
 /// A name no other file of this program gets: time, process, a counter.

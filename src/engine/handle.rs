@@ -89,6 +89,15 @@ pub enum EngineRequest {
         name: String,
         page: Option<u32>,
     },
+    /// The raw message, headers and all, as its source holds it.
+    Raw { req: RequestId, key: MessageKey },
+    /// Write attachment `index` of a message to `path` (a file or a directory).
+    SaveAttachmentAs {
+        req: RequestId,
+        key: MessageKey,
+        index: u32,
+        path: PathBuf,
+    },
     /// Set or clear a flag letter on an email (every copy of it), at its source.
     SetFlag {
         req: RequestId,
@@ -230,6 +239,17 @@ pub enum EngineEvent {
         req: RequestId,
         path: PathBuf,
         page: Option<u32>,
+    },
+    /// The raw bytes of a message.
+    Raw {
+        req: RequestId,
+        key: MessageKey,
+        raw: Vec<u8>,
+    },
+    /// An attachment was written where the user asked.
+    AttachmentSavedAs {
+        req: RequestId,
+        path: PathBuf,
     },
     Progress(Progress),
     /// New messages were synced from an IMAP folder: stored and searchable now,
@@ -499,6 +519,21 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 Err(e) => shared.error(Some(req), e),
             }
         }
+        EngineRequest::Raw { req, key } => {
+            match super::message_files::raw_message(&shared.store, &key) {
+                Ok(raw) => shared.emit(EngineEvent::Raw { req, key, raw }),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::SaveAttachmentAs {
+            req,
+            key,
+            index,
+            path,
+        } => match super::message_files::save_attachment_as(&shared.store, &key, index, &path) {
+            Ok(path) => shared.emit(EngineEvent::AttachmentSavedAs { req, path }),
+            Err(e) => shared.error(Some(req), e),
+        },
         EngineRequest::SaveAttachment {
             req,
             key,

@@ -18,6 +18,7 @@ mod ingest;
 mod ingest_batch;
 mod llm;
 mod memory;
+pub mod message_files;
 pub mod moves;
 mod open;
 mod prepare;

@@ -88,7 +88,13 @@ impl Engine {
             MoveTarget::Archive => special_folder(&root, ARCHIVE_NAMES)?,
             MoveTarget::Trash => special_folder(&root, TRASH_NAMES)?,
             MoveTarget::Folder(name) => {
-                let dir = root.join(name.trim_matches('/'));
+                let name = name.trim_matches('/');
+                // A Maildir++ folder is a dot directory, named without its dot.
+                let dotted = root.join(format!(".{}", name.replace('/', ".")));
+                let dir = match root.join(name) {
+                    d if !is_maildir(&d) && is_maildir(&dotted) => dotted,
+                    d => d,
+                };
                 if !is_maildir(&dir) {
                     return Err(EngineError::MailSource(format!(
                         "no folder {name} in {}",

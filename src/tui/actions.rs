@@ -132,6 +132,12 @@ impl App {
             Command::ReplyAll => self.start_draft(mode, DraftKind::ReplyAll),
             Command::Forward => self.start_draft(mode, DraftKind::Forward),
             Command::Compose => self.start_draft(mode, DraftKind::New),
+            Command::Move => self.choose_folder(mode),
+            Command::ViewRaw => self.view_raw(),
+            Command::Pipe => self.pipe(mode),
+            Command::SaveAttachment => self.attachment(true),
+            Command::OpenAttachment => self.attachment(false),
+            Command::OpenUrl => self.open_url(),
             Command::Folders => {
                 self.reader = None;
                 self.threads.set_search(None);
@@ -158,6 +164,7 @@ impl App {
             Command::Quit => self.ask_to_quit(),
             Command::Submit => self.submit(mode),
             Command::Cancel => match mode {
+                Mode::Search if self.line_prompt.is_some() => self.line_prompt = None,
                 Mode::Search => self.search_input = None,
                 _ => self.leave_chat(),
             },
@@ -243,6 +250,10 @@ impl App {
 
     fn submit(&mut self, mode: Mode) {
         if mode == Mode::Search {
+            if let Some(p) = self.line_prompt.take() {
+                let text = p.input.lines().join(" ");
+                return self.line_answered(p.purpose, text);
+            }
             let Some(input) = self.search_input.take() else {
                 return;
             };

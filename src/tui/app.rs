@@ -33,6 +33,9 @@ pub struct AppOptions {
     pub pdf_command: String,
     /// Showing a message in the reader marks it read.
     pub mark_read: bool,
+    /// The program that opens attachments and links (the file or link is its last
+    /// argument).
+    pub open_command: String,
 }
 
 impl Default for AppOptions {
@@ -40,6 +43,7 @@ impl Default for AppOptions {
         Self {
             pdf_command: std::env::var("QUOTH_PDF_VIEWER").unwrap_or_else(|_| "xdg-open".into()),
             mark_read: true,
+            open_command: std::env::var("QUOTH_OPENER").unwrap_or_else(|_| "xdg-open".into()),
         }
     }
 }
@@ -83,6 +87,12 @@ pub struct App {
     pub(super) draft: Option<super::compose_flow::DraftState>,
     /// What the UI waits on outside it (the editor).
     pub(super) external: Option<super::compose_flow::ExternalJob>,
+    /// A one-line question in the prompt row (a command to pipe to, a path).
+    pub(super) line_prompt: Option<super::reader_actions::LinePrompt>,
+    /// A numbered list to choose from (links, attachments, folders).
+    pub(super) item_picker: Option<super::panes::picker::ItemPicker>,
+    /// Raw messages asked for, and why.
+    pub(super) raw_requests: std::collections::HashMap<RequestId, super::reader_actions::RawFor>,
 }
 
 impl App {
@@ -109,6 +119,9 @@ impl App {
             quit_confirm: false,
             draft: None,
             external: None,
+            line_prompt: None,
+            item_picker: None,
+            raw_requests: Default::default(),
             in_flight: HashSet::new(),
             threads_loading: true,
             quit: false,
@@ -165,7 +178,7 @@ impl App {
 
     /// The keymap table in effect: decided by the focus and by what is open.
     pub fn mode(&self) -> Mode {
-        if self.search_input.is_some() {
+        if self.search_input.is_some() || self.line_prompt.is_some() {
             return Mode::Search;
         }
         match self.layout.focus {
@@ -208,7 +221,10 @@ impl App {
 
     fn text_input(&mut self) -> Option<&mut TextArea<'static>> {
         match self.mode() {
-            Mode::Search => self.search_input.as_mut(),
+            Mode::Search => match self.line_prompt.as_mut() {
+                Some(p) => Some(&mut p.input),
+                None => self.search_input.as_mut(),
+            },
             Mode::Chat => Some(&mut self.chat.input),
             _ => None,
         }
@@ -218,7 +234,7 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
-        if self.draft_prompt_key(&key) {
+        if self.draft_prompt_key(&key) || self.item_picker_key(&key) {
             return;
         }
         if self.help.is_some() {
@@ -395,7 +411,25 @@ impl App {
             }
             EngineEvent::AttachmentSaved { req, path, page } => {
                 self.in_flight.remove(&req);
-                self.open_pdf_file(&path, page);
+                let pdf = path
+                    .extension()
+                    .is_some_and(|x| x.eq_ignore_ascii_case("pdf"));
+                if page.is_some() || pdf {
+                    self.open_pdf_file(&path, page);
+                } else {
+                    self.open_with_opener(&path.to_string_lossy());
+                }
+            }
+            EngineEvent::Raw { req, key, raw } => {
+                self.in_flight.remove(&req);
+                self.raw_arrived(req, key, raw);
+            }
+            EngineEvent::AttachmentSavedAs { req, path } => {
+                self.in_flight.remove(&req);
+                self.status.note(format!(
+                    "saved {}",
+                    crate::terminal_text::one_line_for_terminal(&path.to_string_lossy())
+                ));
             }
             EngineEvent::Progress(Progress::Idle { summary }) => {
                 self.status.busy = false;
@@ -445,6 +479,9 @@ impl App {
         self.in_flight.remove(&req);
         if self.draft_failed(req, &message) {
             return;
+        }
+        if self.raw_requests.remove(&req).is_some() {
+            return self.status.error(message);
         }
         if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
             t.error = Some(message);
@@ -501,7 +538,7 @@ impl App {
 
     fn render(&mut self, f: &mut Frame) {
         let area = f.area();
-        let prompt_h = u16::from(self.search_input.is_some());
+        let prompt_h = u16::from(self.search_input.is_some() || self.line_prompt.is_some());
         let [panes, prompt, bar] = Layout::vertical([
             Constraint::Min(0),
             Constraint::Length(prompt_h),
@@ -512,7 +549,7 @@ impl App {
         let hint = HelpOverlay::ask_hint(&self.keymap, mode);
         let scope_label = self.scope_thread().map(|(_, s)| s).unwrap_or_default();
         for (pane, rect) in self.layout.areas(panes) {
-            let focused = pane == self.layout.focus && self.search_input.is_none();
+            let focused = pane == self.layout.focus && prompt_h == 0;
             match pane {
                 Pane::Threads => match self.reader.as_mut() {
                     Some(r) => reader::render(f, rect, r, &self.theme, focused),
@@ -540,7 +577,16 @@ impl App {
                 }
             }
         }
-        if let Some(input) = self.search_input.as_ref() {
+        if let Some(p) = self.line_prompt.as_ref() {
+            let text = format!(" {}: ", p.label);
+            let [label, field] = Layout::horizontal([
+                Constraint::Length(crate::tui::wrap::text_width(&text) as u16),
+                Constraint::Min(0),
+            ])
+            .areas(prompt);
+            f.render_widget(Paragraph::new(Span::styled(text, self.theme.key)), label);
+            f.render_widget(&p.input, field);
+        } else if let Some(input) = self.search_input.as_ref() {
             let [label, field] =
                 Layout::horizontal([Constraint::Length(8), Constraint::Min(0)]).areas(prompt);
             f.render_widget(
@@ -581,6 +627,9 @@ impl App {
                 self.threads.threads.len(),
                 &self.theme,
             );
+        }
+        if let Some(picker) = self.item_picker.as_ref() {
+            super::panes::picker::render(f, panes, picker, &self.theme);
         }
         if let Some(state) = self.help.as_mut() {
             f.render_stateful_widget(

@@ -158,6 +158,18 @@ pub enum Command {
     Forward,
     /// Write a new message.
     Compose,
+    /// Move the message (or the thread) to a folder chosen from a list.
+    Move,
+    /// Show the message raw, with all its headers (again: as read).
+    ViewRaw,
+    /// Pipe the raw message to a shell command.
+    Pipe,
+    /// Save an attachment of the message to a file.
+    SaveAttachment,
+    /// Open an attachment of the message with the system's opener.
+    OpenAttachment,
+    /// Open a link of the message, chosen from a numbered list.
+    OpenUrl,
     /// Show ingest and sync status.
     Status,
     /// Synchronise the mailbox now.
@@ -261,6 +273,12 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::ReplyAll, "reply_all"),
     (Command::Forward, "forward"),
     (Command::Compose, "compose"),
+    (Command::Move, "move"),
+    (Command::ViewRaw, "view_raw"),
+    (Command::Pipe, "pipe"),
+    (Command::SaveAttachment, "save_attachment"),
+    (Command::OpenAttachment, "open_attachment"),
+    (Command::OpenUrl, "open_url"),
     (Command::Status, "status"),
     (Command::Sync, "sync"),
     (Command::Help, "help"),
@@ -353,6 +371,12 @@ impl Command {
             Command::ReplyAll => "Reply to all",
             Command::Forward => "Forward",
             Command::Compose => "Write a new message",
+            Command::Move => "Move to a folder",
+            Command::ViewRaw => "Show the raw message",
+            Command::Pipe => "Pipe the message to a command",
+            Command::SaveAttachment => "Save an attachment",
+            Command::OpenAttachment => "Open an attachment",
+            Command::OpenUrl => "Open a link of the message",
             Command::Status => "Show sync status",
             Command::Sync => "Sync now (local and IMAP)",
             Command::Help => "Show help",

@@ -21,6 +21,8 @@ use std::path::PathBuf;
 pub enum ExternalJob {
     /// Run the user's editor on a draft file.
     Edit { path: PathBuf },
+    /// Run a shell command with a raw message on its stdin.
+    Pipe { command: String, input: Vec<u8> },
 }
 
 /// The draft being written.

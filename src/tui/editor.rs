@@ -30,6 +30,32 @@ pub fn edit(editor: &str, path: &Path) -> Result<bool, String> {
     Ok(after != before)
 }
 
+/// Runs `command` through `sh -c` with `input` on its stdin and the terminal as
+/// its output, then waits for Enter so its output can be read; says how it ended.
+pub fn pipe(command: &str, input: &[u8]) -> Result<String, String> {
+    use std::io::{BufRead, Write};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {command}: {e}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // A command that stops reading early (head, a pager that quits) is fine.
+        let _ = stdin.write_all(input);
+    }
+    let status = child.wait().map_err(|e| format!("{command}: {e}"))?;
+    print!("\n[{command} ended: {status}] press Enter to go back to Quoth ");
+    let _ = std::io::stdout().flush();
+    let mut line = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut line);
+    if status.success() {
+        Ok(format!("piped to {command}"))
+    } else {
+        Err(format!("{command} ended with {status}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,7 @@ fn required(mode: Mode) -> Vec<Command> {
     let global = [Search, JumpBack, JumpForward, Status, Sync, Help, Quit];
     let mail = [
         ToggleRead, ToggleFlag, Archive, Delete, Undo, Folders, Reply, ReplyAll, Forward, Compose,
+        Move, Pipe,
     ];
     let mut v: Vec<Command> = match mode {
         Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane]
@@ -48,6 +49,7 @@ fn required(mode: Mode) -> Vec<Command> {
         Mode::Reader => [Back, ToggleQuoted, NextCitation, PrevCitation, OpenPdf]
             .into_iter()
             .chain([GrowPane, ShrinkPane])
+            .chain([ViewRaw, SaveAttachment, OpenAttachment, OpenUrl])
             .chain([Focus(FocusTarget::Next), Focus(FocusTarget::Prev)])
             .chain(nav)
             .chain(asking)

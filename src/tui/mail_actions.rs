@@ -120,6 +120,11 @@ impl App {
             Some(Target::Thread { keys, .. }) => keys,
             None => return self.status.note("no message here to move"),
         };
+        self.move_keys(keys, target);
+    }
+
+    /// Moves messages as one action (undo takes it back).
+    pub(super) fn move_keys(&mut self, keys: Vec<MessageKey>, target: MoveTarget) {
         self.new_action();
         for key in keys {
             let target = target.clone();

@@ -25,6 +25,7 @@ pub mod keymap;
 pub mod layout;
 mod mail_actions;
 pub mod panes;
+mod reader_actions;
 pub mod status;
 pub mod terminal;
 pub mod theme;

@@ -3,5 +3,6 @@
 pub mod chat;
 pub mod evidence;
 pub mod folders;
+pub mod picker;
 pub mod reader;
 pub mod threads;

@@ -53,6 +53,8 @@ pub struct ReaderState {
     pub follow: bool,
     pub height: usize,
     pub lines: usize,
+    /// A message shown raw (headers and all, as its source holds it) instead.
+    pub raw: Option<(MessageKey, String)>,
 }
 
 impl ReaderState {
@@ -71,6 +73,7 @@ impl ReaderState {
             fold: true,
             highlight: None,
             follow: true,
+            raw: None,
             height: 0,
             lines: 0,
         }
@@ -316,14 +319,20 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme,
             .get(&msg.key)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        runs.extend(message_runs(
-            msg,
-            attachments,
-            hl,
-            state.fold,
-            Some(copies),
-            theme,
-        ));
+        match state.raw.as_ref().filter(|(k, _)| *k == msg.key) {
+            Some((_, raw)) => runs.push(Run::new(
+                crate::terminal_text::for_terminal(raw).into_owned(),
+                ratatui::style::Style::default(),
+            )),
+            None => runs.extend(message_runs(
+                msg,
+                attachments,
+                hl,
+                state.fold,
+                Some(copies),
+                theme,
+            )),
+        }
         all.extend(wrap(&runs, inner.width));
         all.push_line(Line::from(Span::styled(
             "─".repeat(usize::from(inner.width)),
