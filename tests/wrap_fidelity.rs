@@ -69,6 +69,27 @@ fn check(files: &[PathBuf]) -> usize {
             if let Some(at) = first_loss(&text, &shown) {
                 panic!("{} at width {width} loses character {at}", path.display());
             }
+            // Laid out for reading (paragraphs reflowed, quote markers repeated on
+            // wrapped lines): the same characters in the same order, markers aside.
+            let read =
+                quoth::tui::reflow::wrap_mail(&[Run::new(text.clone(), Style::default())], width);
+            let mut shown = String::new();
+            for line in &read.lines {
+                let line_text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+                assert!(
+                    quoth::tui::wrap::text_width(&line_text) <= usize::from(width),
+                    "{}: a reflowed line wider than {width}: {line_text:?}",
+                    path.display()
+                );
+                shown.push_str(&line_text);
+                shown.push('\n');
+            }
+            if let Some(at) = first_loss_reading(&text, &shown) {
+                panic!(
+                    "{} at width {width} loses character {at} when reflowed:\n{shown}",
+                    path.display()
+                );
+            }
         }
         checked += 1;
     }
@@ -92,6 +113,55 @@ fn wrapping_keeps_every_character_of_500_enron_messages() {
     assert_eq!(check(&files), 500);
 }
 
+/// Non-space characters, each with whether it is part of its line's quote marker.
+fn marked_chars(text: &str) -> Vec<(char, bool)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let marker = quoth::tui::reflow::quote_prefix(line).len();
+        for (i, c) in line.char_indices() {
+            if !c.is_whitespace() {
+                out.push((c, i < marker));
+            }
+        }
+    }
+    out
+}
+
+/// Where the text laid out for reading first differs from `text`: quote markers
+/// are layout (repeated on every screen line a quoted line wraps onto, dropped
+/// where lines are joined), every other character must be there, in order, with
+/// nothing added.
+fn first_loss_reading(text: &str, shown: &str) -> Option<usize> {
+    let mut screen = marked_chars(shown).into_iter();
+    let content = marked_chars(text).into_iter().filter(|(_, marker)| !marker);
+    for (i, (c, _)) in content.enumerate() {
+        loop {
+            let Some((h, marker)) = screen.next() else {
+                return Some(i);
+            };
+            if h == c {
+                break;
+            }
+            if !marker {
+                return Some(i);
+            }
+        }
+    }
+    // Nothing but markers may follow.
+    screen
+        .all(|(_, marker)| marker)
+        .then_some(())
+        .map_or(Some(usize::MAX), |()| None)
+}
+
+/// The text less its quote markers (the reader may drop them where it joins lines).
+fn content_only(text: &str) -> String {
+    text.lines()
+        .map(|l| &l[quoth::tui::reflow::quote_prefix(l).len()..])
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Whether every non-space character of `text` appears in `shown`, in order.
 fn keeps_in_order(text: &str, shown: &str) -> Option<usize> {
     let mut have = shown.chars().filter(|c| !c.is_whitespace());
@@ -109,7 +179,7 @@ fn drawn(msg: &quoth::store::StoredMessage, width: u16) -> String {
     use ratatui::{backend::TestBackend, Terminal};
     let theme = quoth::tui::theme::Theme::plain();
     let runs = quoth::tui::panes::reader::message_runs(msg, &[], None, false, Some(&[]), &theme);
-    let height = wrap(&runs, width).len() as u16 + 6;
+    let height = runs.wrap(width).len() as u16 + 6;
     let mut state = ReaderState::new(
         quoth::mail::model::ThreadId::of_root(&msg.key),
         msg.subject.clone(),
@@ -145,7 +215,7 @@ fn the_reader_pane_draws_every_character_of_the_demo_mailbox() {
             40u16, 41, 59, 60, 61, 72, 79, 80, 81, 100, 120, 159, 160, 161, 200,
         ] {
             let screen = drawn(&msg, width);
-            if let Some(at) = keeps_in_order(&body, &screen) {
+            if let Some(at) = keeps_in_order(&content_only(&body), &screen) {
                 panic!(
                     "{} at width {width} loses character {at} of its body:\n{screen}",
                     msg.message_id.as_deref().unwrap_or("?")
@@ -166,4 +236,10 @@ fn the_checks_find_a_lost_character() {
     assert_eq!(keeps_in_order("Initial Draw", "Ini\nDraw"), Some(3));
     assert_eq!(keeps_in_order("a b", "x a y b"), None);
     assert_eq!(first_loss("abc", "ab"), Some(2));
+    // Laid out for reading: markers may repeat or go, content may not.
+    assert_eq!(first_loss_reading("> a b\n> c", "> a b c"), None);
+    assert_eq!(first_loss_reading("> a b c", "> a b\n> c"), None);
+    assert_eq!(first_loss_reading("x >5", "x\n>5"), None);
+    assert_eq!(first_loss_reading("> a b\n> c", "> a b"), Some(2));
+    assert_eq!(first_loss_reading("a b", "a b z"), Some(usize::MAX));
 }

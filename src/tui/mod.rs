@@ -26,6 +26,7 @@ pub mod layout;
 mod mail_actions;
 pub mod panes;
 mod reader_actions;
+pub mod reflow;
 pub mod status;
 pub mod terminal;
 pub mod theme;

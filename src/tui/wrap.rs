@@ -81,10 +81,26 @@ impl Wrapped {
 /// only when it is longer than a line. `\n` starts a new line. The text passes the
 /// terminal sanitiser first: control characters show as placeholders and tabs expand.
 pub fn wrap(runs: &[Run], width: u16) -> Wrapped {
+    wrap_hanging(runs, width, None)
+}
+
+/// [`wrap`], with `hang` (a quote marker and its style) starting every screen line
+/// that a long line wraps onto; a marker wider than half the line is not repeated.
+pub fn wrap_hanging(runs: &[Run], width: u16, hang: Option<(&str, Style)>) -> Wrapped {
     let width = usize::from(width.max(1));
+    let hang = hang.filter(|(h, _)| !h.is_empty() && text_width(h) * 2 <= width);
     let mut out = Wrapped::default();
     let mut line: Vec<Span<'static>> = Vec::new();
     let mut col = 0usize;
+    // A line the text wraps onto (not one a line break starts) begins with the marker.
+    let wrap_line = |out: &mut Wrapped, line: &mut Vec<Span<'static>>, col: &mut usize| {
+        out.lines.push(Line::from(std::mem::take(line)));
+        *col = 0;
+        if let Some((h, style)) = hang {
+            push(line, h, style);
+            *col = text_width(h);
+        }
+    };
     for run in runs {
         let mut pending = (run.tag != 0 && out.first_line_of(run.tag).is_none()).then_some(run.tag);
         let text = for_terminal(&run.text);
@@ -95,9 +111,9 @@ pub fn wrap(runs: &[Run], width: u16) -> Wrapped {
             }
             for word in split_keep_space(piece) {
                 let w = text_width(word);
-                if col + w > width && col > 0 {
-                    out.lines.push(Line::from(std::mem::take(&mut line)));
-                    col = 0;
+                let start = hang.map_or(0, |(h, _)| text_width(h));
+                if col + w > width && col > start {
+                    wrap_line(&mut out, &mut line, &mut col);
                     if word.trim().is_empty() {
                         continue;
                     }
@@ -117,8 +133,7 @@ pub fn wrap(runs: &[Run], width: u16) -> Wrapped {
                     if col + cw > width && col > 0 {
                         push(&mut line, &chunk, run.style);
                         chunk.clear();
-                        out.lines.push(Line::from(std::mem::take(&mut line)));
-                        col = 0;
+                        wrap_line(&mut out, &mut line, &mut col);
                     }
                     chunk.push(c);
                     col += cw;

@@ -145,10 +145,10 @@ pub fn render(
         }
         (Some(msg), None) if msg.key.to_hex() == c.key => {
             let span = quote_span(msg, c);
-            view.extend(wrap(
-                &message_runs(msg, &state.attachments, Some(span), true, None, theme),
-                bottom.width,
-            ));
+            view.extend(
+                message_runs(msg, &state.attachments, Some(span), true, None, theme)
+                    .wrap(bottom.width),
+            );
         }
         _ => view.push_line(Line::from(Span::styled("Loading the message…", theme.dim))),
     }

@@ -143,6 +143,31 @@ impl ReaderState {
 /// A message whose own text is shorter than this is a note on what it forwards.
 const FORWARD_NOTE_WORDS: usize = 20;
 
+/// The runs of one message: its header lines, its body by segment, and its
+/// attachments, each laid out its own way.
+#[derive(Debug, Default)]
+pub struct MessageRuns {
+    pub head: Vec<Run>,
+    /// Mail text, a block per segment (or per folded-segment note), each
+    /// reflowed on its own with quote markers kept on wrapped lines.
+    pub body: Vec<Vec<Run>>,
+    pub tail: Vec<Run>,
+}
+
+impl MessageRuns {
+    /// The message as screen lines `width` columns wide.
+    pub fn wrap(&self, width: u16) -> Wrapped {
+        let mut all = wrap(&self.head, width);
+        for block in &self.body {
+            all.extend(crate::tui::reflow::wrap_mail(block, width));
+        }
+        if !self.tail.is_empty() {
+            all.extend(wrap(&self.tail, width));
+        }
+        all
+    }
+}
+
 /// The runs of one message: a header, its body by segment, its attachments. With
 /// `copies` (the folders of its other copies), the header names its folders.
 pub fn message_runs(
@@ -152,7 +177,7 @@ pub fn message_runs(
     fold: bool,
     copies: Option<&[String]>,
     theme: &Theme,
-) -> Vec<Run> {
+) -> MessageRuns {
     let mut runs = vec![
         Run::new(format!("From: {}\n", display_list(&msg.from)), theme.title),
         Run::new(
@@ -175,7 +200,10 @@ pub fn message_runs(
         }
         runs.push(Run::new(line + "\n", theme.dim));
     }
-    runs.push(Run::new("\n".to_string(), theme.dim));
+    let mut out = MessageRuns {
+        head: runs,
+        ..MessageRuns::default()
+    };
     // A forward with a line or two of its own shows what it forwards: that is the
     // message's content. A cited passage is never folded away.
     let own_words: usize = msg
@@ -194,13 +222,14 @@ pub fn message_runs(
         if !shown && fold {
             let n = text.lines().filter(|l| !l.trim().is_empty()).count();
             if n > 0 {
-                runs.push(Run::new(
+                out.body.push(vec![Run::new(
                     format!("┆ {} {} folded (z shows)\n", n, seg.kind.label()),
                     theme.dim,
-                ));
+                )]);
             }
             continue;
         }
+        let mut runs = Vec::new();
         let style = if seg.kind == SegmentKind::Authored {
             theme.text
         } else {
@@ -222,10 +251,9 @@ pub fn message_runs(
             }
             _ => runs.push(Run::new(text, style)),
         }
+        out.body.push(runs);
     }
-    if !msg.body.ends_with('\n') {
-        runs.push(Run::new("\n", theme.text));
-    }
+    let runs = &mut out.tail;
     for a in &msg.attachments {
         runs.push(Run::new(
             format!(
@@ -243,7 +271,7 @@ pub fn message_runs(
             ));
         }
     }
-    runs
+    out
 }
 
 /// Read text is plain, work still to do is dim, and anything that keeps the text
@@ -304,11 +332,11 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme,
             .filter(|h| h.key == msg.key)
             .map(|h| (h.start, h.end));
         let marker = if i == state.current { "▶ " } else { "  " };
-        let mut runs = vec![Run::tagged(
+        let number = Run::tagged(
             format!("{marker}{}/{}\n", i + 1, state.messages.len()),
             theme.key,
             MESSAGE_TAG + i as u32,
-        )];
+        );
         let attachments = state
             .attachments
             .get(&msg.key)
@@ -319,21 +347,25 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme,
             .get(&msg.key)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        match state.raw.as_ref().filter(|(k, _)| *k == msg.key) {
-            Some((_, raw)) => runs.push(Run::new(
-                crate::terminal_text::for_terminal(raw).into_owned(),
-                ratatui::style::Style::default(),
-            )),
-            None => runs.extend(message_runs(
-                msg,
-                attachments,
-                hl,
-                state.fold,
-                Some(copies),
-                theme,
-            )),
-        }
-        all.extend(wrap(&runs, inner.width));
+        let runs = match state.raw.as_ref().filter(|(k, _)| *k == msg.key) {
+            // The raw message as it is: no reflow.
+            Some((_, raw)) => MessageRuns {
+                head: vec![
+                    number,
+                    Run::new(
+                        crate::terminal_text::for_terminal(raw).into_owned(),
+                        ratatui::style::Style::default(),
+                    ),
+                ],
+                ..MessageRuns::default()
+            },
+            None => {
+                let mut runs = message_runs(msg, attachments, hl, state.fold, Some(copies), theme);
+                runs.head.insert(0, number);
+                runs
+            }
+        };
+        all.extend(runs.wrap(inner.width));
         all.push_line(Line::from(Span::styled(
             "─".repeat(usize::from(inner.width)),
             theme.border,
