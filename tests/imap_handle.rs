@@ -97,6 +97,7 @@ impl Ui {
         self.send(EngineRequest::Search {
             req,
             query: query.into(),
+            limit: quoth::engine::handle::SEARCH_LIMIT,
         });
         self.wait(&format!("results of '{query}'"), 30, |e| match e {
             EngineEvent::SearchResults { req: r, hits, .. } if *r == req => Some(hits.clone()),
@@ -406,6 +407,7 @@ fn timed_search(ui: &mut Ui, query: &str) -> (f64, Option<usize>) {
     ui.send(EngineRequest::Search {
         req,
         query: query.into(),
+        limit: quoth::engine::handle::SEARCH_LIMIT,
     });
     let mut synced = None;
     ui.wait("search results", 120, |e| match e {

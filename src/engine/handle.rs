@@ -39,9 +39,11 @@ pub use work::sort_threads;
 /// Identifies a request; results carry it so a front end can drop stale ones.
 pub type RequestId = u64;
 
-/// The most search results a front end is sent for one search; a list this long
-/// says that more match.
+/// Search results a front end asks for at first, and then page by page; a list
+/// this long says that more may match.
 pub const SEARCH_LIMIT: usize = 200;
+/// The most search results one request gets.
+pub const SEARCH_LIMIT_MAX: usize = 20_000;
 
 /// Thread summaries sent per [`EngineEvent::ThreadList`] batch: the first batch is on
 /// screen before a large mailbox's whole list has been read.
@@ -71,8 +73,13 @@ pub enum EngineRequest {
         id: ThreadId,
         show: Option<MessageKey>,
     },
-    /// A search in the query language.
-    Search { req: RequestId, query: String },
+    /// A search in the query language: its first `limit` hits (a front end pages by
+    /// asking again with a larger limit).
+    Search {
+        req: RequestId,
+        query: String,
+        limit: usize,
+    },
     /// A question in a conversation, optionally scoped to a thread (hex id).
     Ask {
         req: RequestId,
@@ -435,7 +442,7 @@ fn serve(shared: &Shared, request: EngineRequest) {
             Ok(None) => shared.error(Some(req), format!("no message {}", key.to_hex())),
             Err(e) => shared.error(Some(req), e),
         },
-        EngineRequest::Search { req, query } => {
+        EngineRequest::Search { req, query, limit } => {
             if shared.latest_search.load(Ordering::SeqCst) > req {
                 // A newer search was asked for before this one started: skip it. The
                 // front end drops its result anyway, but it still wants an answer.
@@ -447,7 +454,8 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 return;
             }
             let now = chrono::Utc::now().timestamp();
-            let result = shared.read(|e| e.search(&query, SEARCH_LIMIT, now));
+            let limit = limit.clamp(1, SEARCH_LIMIT_MAX);
+            let result = shared.read(|e| e.search(&query, limit, now));
             match result {
                 Ok(hits) => shared.emit(EngineEvent::SearchResults { req, query, hits }),
                 Err(e) => shared.error(Some(req), e),

@@ -210,7 +210,28 @@ impl App {
                 self.mark_shown_read();
             }
             Mode::Evidence => self.step_citation(delta),
-            _ => self.threads.move_by(delta),
+            _ => {
+                self.threads.move_by(delta);
+                self.read_on_at_the_end();
+            }
+        }
+    }
+
+    /// At the last hit of a search list that may go on, the next page is asked for.
+    fn read_on_at_the_end(&mut self) {
+        let Some(s) = self.threads.search.as_ref() else {
+            return;
+        };
+        let at_end = self.threads.selected + 1 >= s.hits.len();
+        if !at_end || !s.may_go_on() || s.more.is_some() || s.pending {
+            return;
+        }
+        let query = s.query.clone();
+        let limit = s.limit + crate::engine::handle::SEARCH_LIMIT;
+        let req = self.request(|req| EngineRequest::Search { req, query, limit });
+        if let Some(s) = self.threads.search.as_mut() {
+            s.more = Some(req);
+            s.limit = limit;
         }
     }
 
@@ -244,6 +265,7 @@ impl App {
             _ => {
                 let step = self.threads.page();
                 self.threads.move_by(pages.saturating_mul(step));
+                self.read_on_at_the_end();
             }
         }
     }
@@ -261,14 +283,17 @@ impl App {
             if query.is_empty() {
                 return;
             }
+            let limit = crate::engine::handle::SEARCH_LIMIT;
             let req = self.request(|req| EngineRequest::Search {
                 req,
                 query: query.clone(),
+                limit,
             });
             self.threads.set_search(Some(SearchResults {
                 query,
                 req,
                 pending: true,
+                limit,
                 ..SearchResults::default()
             }));
             self.reader = None;

@@ -351,6 +351,16 @@ impl App {
                     s.hits = hits;
                     s.pending = false;
                     self.threads.select(0);
+                } else if let Some(s) = self.threads.search.as_mut().filter(|s| s.more == Some(req))
+                {
+                    // The next page: the selection stays on the hit it was on.
+                    let on = s.hits.get(self.threads.selected).map(|h| h.key.clone());
+                    s.hits = hits;
+                    s.more = None;
+                    let at = on
+                        .and_then(|k| s.hits.iter().position(|h| h.key == k))
+                        .unwrap_or(0);
+                    self.threads.select(at);
                 }
             }
             EngineEvent::AnswerRewrite { req, text } => {
@@ -485,6 +495,10 @@ impl App {
         }
         if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
             t.error = Some(message);
+        } else if let Some(s) = self.threads.search.as_mut().filter(|s| s.more == Some(req)) {
+            s.more = None;
+            s.limit = s.hits.len();
+            self.status.error(message);
         } else if let Some(s) = self.threads.search.as_mut().filter(|s| s.req == req) {
             s.pending = false;
             s.error = Some(message);

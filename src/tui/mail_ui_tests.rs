@@ -172,25 +172,56 @@ fn a_search_list_at_its_cap_says_more_match() {
             _ => None,
         })
         .expect("a search");
-    let msg = message(1, "Dana Whitfield", "Budget", 1_709_542_800, "Budget.\n");
-    let hit = crate::engine::SearchHit::of(
-        &msg,
-        ThreadId::of_root(&msg.key),
-        1.0,
-        "Budget".into(),
-        vec![],
-    );
     let cap = crate::engine::handle::SEARCH_LIMIT;
+    // Distinct hits, as a search lists one entry per email.
+    let hits = |n: usize| -> Vec<crate::engine::SearchHit> {
+        (0..n)
+            .map(|i| {
+                let m = message(1, "Dana Whitfield", "Budget", 1_709_542_800, "Budget.\n");
+                let mut h = crate::engine::SearchHit::of(
+                    &m,
+                    ThreadId::of_root(&m.key),
+                    1.0,
+                    "Budget".into(),
+                    vec![],
+                );
+                h.key = format!("{i:032x}");
+                h
+            })
+            .collect()
+    };
     app.handle(AppEvent::Engine(EngineEvent::SearchResults {
         req,
         query: "budget".into(),
-        hits: vec![hit; cap],
+        hits: hits(cap),
     }));
-    let screen = text(&draw(&mut app, 120, 40));
+    let screen = text(&draw(&mut app, 160, 40));
     assert!(
         screen.contains(&format!("first {cap} shown, more match")),
         "{screen}"
     );
+    // At the end of the list the next page is asked for, and the selection stays.
+    app.handle(key_event('G'));
+    let (more, limit) = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Search { req, limit, .. } => Some((req, limit)),
+            _ => None,
+        })
+        .expect("the end of a capped list reads on");
+    assert_eq!(limit, 2 * cap);
+    // The longer list ranks a little differently: the hit selected moved.
+    let mut longer = hits(cap + 50);
+    longer.swap(cap - 1, cap + 10);
+    app.handle(AppEvent::Engine(EngineEvent::SearchResults {
+        req: more,
+        query: "budget".into(),
+        hits: longer,
+    }));
+    assert_eq!(app.threads.selected, cap + 10, "on the hit it was on");
+    let screen = text(&draw(&mut app, 160, 40));
+    assert!(screen.contains(&format!("({} found", cap + 50)), "{screen}");
 }
 
 /// Opens the first thread's message in the reader; returns its key.

@@ -545,7 +545,7 @@ fn search_results_replace_the_list_until_cleared() {
         KeyModifiers::NONE,
     ))));
     let req = match app.take_requests().pop() {
-        Some(EngineRequest::Search { req, query }) => {
+        Some(EngineRequest::Search { req, query, .. }) => {
             assert_eq!(query, "roof");
             req
         }

@@ -21,6 +21,17 @@ pub struct SearchResults {
     pub hits: Vec<SearchHit>,
     pub pending: bool,
     pub error: Option<String>,
+    /// How many hits were asked for: a list this long may go on.
+    pub limit: usize,
+    /// The request for the next page, while it runs.
+    pub more: Option<RequestId>,
+}
+
+impl SearchResults {
+    /// More hits may match than are listed.
+    pub fn may_go_on(&self) -> bool {
+        self.limit > 0 && self.hits.len() >= self.limit
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -240,8 +251,13 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ThreadsState, theme: &Theme
         .unwrap_or_default();
     let title = match &state.search {
         Some(s) if s.pending => format!(" Search: {} (searching…) ", s.query),
-        Some(s) if s.hits.len() >= crate::engine::handle::SEARCH_LIMIT => format!(
-            " Search: {} (first {} shown, more match; Esc clears) ",
+        Some(s) if s.more.is_some() => format!(
+            " Search: {} (first {} shown, reading more…) ",
+            s.query,
+            s.hits.len()
+        ),
+        Some(s) if s.may_go_on() => format!(
+            " Search: {} (first {} shown, more match: the end of the list reads on; Esc clears) ",
             s.query,
             s.hits.len()
         ),
