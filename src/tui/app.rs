@@ -518,7 +518,7 @@ impl App {
         format!(
             "mode={:?} layout={:?} sel={} off={} search={:?} reader={:?} help={:?} popup={} \
              msg={:?} busy={} turns={} scope={:?} input={:?} back={} evidence=({},{}) \
-             quit={} jumps={:?} requests={} prompt={:?} pending={:?}",
+             quit={} jumps={:?} requests={} prompt={:?} pending={:?} draft={:?} external={}",
             self.mode(),
             self.layout,
             self.threads.selected,
@@ -540,6 +540,8 @@ impl App {
             self.in_flight.len() + self.outbox.len(),
             self.search_input.as_ref().map(|i| i.lines().to_vec()),
             self.sequencer.pending(),
+            self.draft.as_ref().map(|d| d.stage),
+            self.external.is_some(),
         )
     }
 
