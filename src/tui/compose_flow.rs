@@ -78,16 +78,7 @@ impl App {
                 let r = self.reader.as_ref().filter(|r| !r.loading)?;
                 r.messages.get(r.current).map(|m| m.key)
             }
-            Mode::Threads if self.threads.picker.is_none() => match &self.threads.search {
-                Some(s) => MessageKey::from_hex(&s.hits.get(self.threads.selected)?.key),
-                None => self
-                    .threads
-                    .threads
-                    .get(self.threads.selected)?
-                    .messages
-                    .last()
-                    .copied(),
-            },
+            Mode::Threads => self.selected_message(),
             _ => None,
         }
     }

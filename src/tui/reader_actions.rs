@@ -108,7 +108,7 @@ impl App {
     }
 
     /// The search hit selected, or the latest message of the thread selected.
-    fn selected_message(&self) -> Option<MessageKey> {
+    pub(super) fn selected_message(&self) -> Option<MessageKey> {
         if self.threads.picker.is_some() {
             return None;
         }
