@@ -527,18 +527,10 @@ impl App {
                 .status
                 .error("no PDF viewer configured (QUOTH_PDF_VIEWER)");
         };
-        let spawned = std::process::Command::new(program)
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
-        match spawned {
-            Ok(mut child) => {
-                // Reaped in the background so a closed viewer leaves no zombie.
-                std::thread::spawn(move || child.wait());
-                self.status.note(format!("opened {file} (page {page})"))
-            }
+        let mut command = std::process::Command::new(program);
+        command.args(args);
+        match spawn_detached(command) {
+            Ok(()) => self.status.note(format!("opened {file} (page {page})")),
             Err(e) => self.status.error(format!("cannot run {program}: {e}")),
         }
     }
@@ -590,4 +582,16 @@ enum ReaderPlace {
     Message(MessageKey),
     /// The message at this position, as the user left it.
     Number(usize),
+}
+
+/// Starts a viewer or opener without waiting for it, its output kept off the UI's
+/// terminal; it is reaped in the background so a closed viewer leaves no zombie.
+pub(super) fn spawn_detached(mut command: std::process::Command) -> std::io::Result<()> {
+    let mut child = command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    std::thread::spawn(move || child.wait());
+    Ok(())
 }

@@ -320,19 +320,14 @@ impl App {
     /// Runs the system opener on a file or link, without waiting for it.
     pub(super) fn open_with_opener(&mut self, what: &str) {
         let opener = self.options.open_command.clone();
-        let spawned = std::process::Command::new("sh")
+        let mut command = std::process::Command::new("sh");
+        command
             .arg("-c")
             .arg(format!("{opener} \"$1\""))
             .arg("quoth-open")
-            .arg(what)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
-        match spawned {
-            Ok(mut child) => {
-                // Reaped in the background so a closed viewer leaves no zombie.
-                std::thread::spawn(move || child.wait());
+            .arg(what);
+        match super::actions::spawn_detached(command) {
+            Ok(()) => {
                 self.status.note(format!(
                     "opened {}",
                     crate::terminal_text::one_line_for_terminal(what)
