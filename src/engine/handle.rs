@@ -31,6 +31,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use work::{background, save_attachment, send_threads, thread_messages, Work};
 
+mod drafts;
 mod imap;
 mod work;
 
@@ -551,76 +552,10 @@ fn serve(shared: &Shared, request: EngineRequest) {
             Ok(path) => shared.emit(EngineEvent::AttachmentSaved { req, path, page }),
             Err(e) => shared.error(Some(req), e),
         },
-        EngineRequest::StartDraft { req, kind, of } => {
-            match super::compose::start_draft(
-                &shared.store,
-                &shared.data_dir,
-                &shared.compose,
-                kind,
-                of.as_ref(),
-            ) {
-                Ok(draft) => shared.emit(EngineEvent::DraftReady {
-                    req,
-                    draft: Box::new(draft),
-                }),
-                Err(e) => shared.error(Some(req), e),
-            }
-        }
-        EngineRequest::SendDraft {
-            req,
-            path,
-            original,
-        } => {
-            let original = original.as_ref().map(|(k, kind)| (k, *kind));
-            let result = super::compose::send_draft(
-                &shared.store,
-                &shared.data_dir,
-                &shared.compose,
-                &path,
-                original,
-            );
-            match result {
-                Ok(sent) => {
-                    let root = sent.root.clone();
-                    shared.emit(EngineEvent::DraftSent {
-                        req,
-                        sent: Box::new(sent),
-                    });
-                    read_again(shared, root);
-                }
-                Err(e) => shared.error(Some(req), e),
-            }
-        }
-        EngineRequest::PostponeDraft {
-            req,
-            path,
-            original,
-        } => {
-            let result = super::compose::postpone_draft(
-                &shared.store,
-                &shared.data_dir,
-                &shared.compose,
-                &path,
-                original.as_ref(),
-            );
-            match result {
-                Ok(postponed) => {
-                    let root = postponed.root.clone();
-                    shared.emit(EngineEvent::DraftPostponed {
-                        req,
-                        postponed: Box::new(postponed),
-                    });
-                    read_again(shared, Some(root));
-                }
-                Err(e) => shared.error(Some(req), e),
-            }
-        }
-        EngineRequest::DiscardDraft { req, path } => {
-            match super::compose::discard_draft(&shared.data_dir, &path) {
-                Ok(()) => shared.emit(EngineEvent::DraftDiscarded { req }),
-                Err(e) => shared.error(Some(req), e),
-            }
-        }
+        r @ (EngineRequest::StartDraft { .. }
+        | EngineRequest::SendDraft { .. }
+        | EngineRequest::PostponeDraft { .. }
+        | EngineRequest::DiscardDraft { .. }) => drafts::serve(shared, r),
         EngineRequest::Ingest { paths, embed } => background(
             shared,
             Work {
@@ -654,21 +589,6 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 embed: true,
             },
         ),
-    }
-}
-
-/// Reads the Maildir that just got a message written by Quoth (sent mail, a
-/// draft), so the message shows in the thread list and is searchable.
-fn read_again(shared: &Shared, root: Option<PathBuf>) {
-    if let Some(root) = root {
-        background(
-            shared,
-            Work {
-                paths: Some(vec![root]),
-                imap: false,
-                embed: true,
-            },
-        );
     }
 }
 
