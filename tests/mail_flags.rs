@@ -282,3 +282,96 @@ fn archive_and_delete_move_the_file_and_search_follows() {
     assert_eq!(engine.store().messages().count(), 1);
     assert_eq!(in_folder(&engine, "inbox"), 1);
 }
+
+#[test]
+fn expunge_empties_the_trash_only_and_for_good() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    let inbox = maildir(&root, "inbox");
+    let trash = maildir(&root, "Trash");
+    let write = |dir: &Path, name: &str, id: &str, subject: &str| {
+        std::fs::write(
+            dir.join("cur").join(name),
+            mail(id, subject, "The glaze order ships on Monday.", ""),
+        )
+        .expect("write");
+    };
+    write(
+        &inbox,
+        "1700000200.a1.host:2,S",
+        "glaze@example.net",
+        "Glaze order",
+    );
+    write(
+        &inbox,
+        "1700000201.a2.host:2,S",
+        "clay@example.net",
+        "Clay order",
+    );
+    // The same email kept in the inbox and in the trash: only the trash copy goes.
+    write(
+        &trash,
+        "1700000202.a3.host:2,S",
+        "glaze@example.net",
+        "Glaze order",
+    );
+    write(
+        &trash,
+        "1700000203.a4.host:2,ST",
+        "spam@example.net",
+        "Cheap pots",
+    );
+    let mut engine = common::open(&tmp.path().join("data"));
+    common::ingest(&mut engine, std::slice::from_ref(&root));
+    // The two files of one email with the same bytes are one stored message.
+    assert_eq!(engine.store().messages().count(), 3);
+
+    let preview = engine.expunge_preview().expect("preview");
+    assert!(!preview.done);
+    assert_eq!((preview.removed, preview.kept_elsewhere), (2, 1));
+    assert_eq!(files(&trash).len(), 2, "asking removes nothing");
+
+    let report = engine.expunge_trash().expect("expunge");
+    assert!(report.done);
+    assert_eq!((report.removed, report.kept_elsewhere), (2, 1));
+    assert!(files(&trash).is_empty(), "the trash's files are deleted");
+    assert_eq!(files(&inbox).len(), 2, "the inbox is untouched");
+    let mut left: Vec<String> = engine
+        .store()
+        .messages()
+        .filter_map(Result::ok)
+        .map(|m| {
+            let SourceLocation::File { path } = &m.location else {
+                panic!("not a file");
+            };
+            assert!(Path::new(path).exists(), "{path} is gone");
+            format!("{} {}", m.folder, m.message_id.unwrap_or_default())
+        })
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "mail/inbox clay@example.net",
+            "mail/inbox glaze@example.net"
+        ]
+    );
+    assert!(
+        engine.search("pots", 10, 0).expect("search").is_empty(),
+        "the search index forgot the expunged mail"
+    );
+    let glaze = engine.search("subject:glaze", 10, 0).expect("search");
+    assert_eq!(glaze.len(), 1);
+    assert_eq!(
+        glaze[0].folder, "mail/inbox",
+        "the email stays at its inbox copy"
+    );
+    // Reading the Maildir again brings nothing back, and a second expunge finds an
+    // empty trash.
+    assert_eq!(
+        common::ingest(&mut engine, std::slice::from_ref(&root)).added,
+        0
+    );
+    assert_eq!(engine.store().messages().count(), 2);
+    assert_eq!(engine.expunge_trash().expect("again").removed, 0);
+}

@@ -25,6 +25,7 @@ mod bench_tui;
 mod demo;
 mod eval;
 mod ingest;
+mod move_mail;
 mod output;
 mod quarantine;
 mod reindex;
@@ -147,6 +148,25 @@ pub enum Command {
         prefix: String,
         #[arg(long, default_value_t = quoth::serve::api::DEFAULT_ADDRESS_LIMIT)]
         limit: usize,
+    },
+    /// Move the mail a search matches (`*`: all of it) to a folder: `archive` and
+    /// `trash` are the account's own, anything else a folder's path (`work/2024`).
+    /// Maildir files are renamed into the folder; IMAP moves go to the server with
+    /// the next sync.
+    Move {
+        query: String,
+        #[arg(long)]
+        to: String,
+        /// Move at most this many of the matches (newest first for a query of
+        /// filters only; by relevance otherwise).
+        #[arg(long, default_value_t = quoth::serve::api::MOVE_LIMIT)]
+        limit: usize,
+    },
+    /// Empty the trash folders (where `delete` moves mail) of their Maildir mail for
+    /// good; without --yes, only say what would go.
+    Expunge {
+        #[arg(long)]
+        yes: bool,
     },
     /// List the messages that could not be read, with the reason.
     Quarantine,
@@ -276,6 +296,14 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             Ok(0)
         }
+        Command::Move { query, to, limit } => match connect(&data_dir)? {
+            Some(mut c) => move_mail::run_remote(&mut c, &query, &to, limit, json),
+            None => move_mail::run(&mut open(&data_dir)?, &query, &to, limit, json),
+        },
+        Command::Expunge { yes } => match connect(&data_dir)? {
+            Some(mut c) => move_mail::expunge_remote(&mut c, yes, json),
+            None => move_mail::expunge(&mut open(&data_dir)?, yes, json),
+        },
         Command::Quarantine => quarantine::run(&open(&data_dir)?, json),
         Command::Reindex => reindex::run(&mut open(&data_dir)?, json),
         Command::Rebuild => reindex::rebuild(&data_dir, json),

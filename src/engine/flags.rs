@@ -13,6 +13,7 @@ use super::{Engine, EngineError, Result};
 use crate::mail::model::MessageKey;
 use crate::source::maildir::{find_renamed, parse_flags, path_with_flags};
 use crate::source::SourceLocation;
+use crate::store::file_renames::PendingRename;
 use crate::store::imap_changes::ImapChanges;
 use crate::store::sync_state::SyncState;
 use crate::store::{Store, StoredMessage, ThreadSummary};
@@ -136,11 +137,22 @@ fn write_flag(store: &Store, msg: &StoredMessage, flag: char, on: bool) -> Resul
     let to = path_with_flags(&from, &flags).unwrap_or_else(|| from.clone());
     let to_text = to.to_string_lossy().into_owned();
     if from != to {
-        std::fs::rename(&from, &to).map_err(|e| {
-            EngineError::MailSource(format!("renaming {} to {to_text}: {e}", from.display()))
-        })?;
-    }
-    if to_text != *path || flags != msg.flags {
+        let from_text = from.to_string_lossy().into_owned();
+        super::moves::renamed_in_store(
+            store,
+            &PendingRename {
+                key: msg.key,
+                from: from_text.clone(),
+                to: to_text.clone(),
+                folder: msg.folder.clone(),
+                flags: flags.clone(),
+            },
+        )?;
+        if from_text != *path {
+            // Renamed by another program first: its cursor was kept by the old name.
+            store.move_source_cursor(path, &to_text)?;
+        }
+    } else if to_text != *path || flags != msg.flags {
         store.relocate(
             &msg.key,
             SourceLocation::File {

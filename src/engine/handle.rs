@@ -119,6 +119,8 @@ pub enum EngineRequest {
         key: MessageKey,
         target: super::moves::MoveTarget,
     },
+    /// Empty the trash folders for good (`confirm`), or only say what they hold.
+    Expunge { req: RequestId, confirm: bool },
     /// Write a draft for the user's editor: a reply, reply to all or forward of
     /// `of`, or a new message.
     StartDraft {
@@ -199,6 +201,11 @@ pub enum EngineEvent {
     Moved {
         req: RequestId,
         outcome: Box<super::moves::MoveOutcome>,
+    },
+    /// The trash was emptied, or (not `done`) what it holds.
+    Expunged {
+        req: RequestId,
+        report: super::expunge::ExpungeReport,
     },
     /// A flag was set or cleared: each copy's flags now, and its thread's summary.
     Flagged {
@@ -509,6 +516,23 @@ fn serve(shared: &Shared, request: EngineRequest) {
                         req,
                         outcome: Box::new(outcome),
                     })
+                }
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::Expunge { req, confirm } => {
+            let result = if confirm {
+                shared.write().expunge_trash()
+            } else {
+                shared.read(|e| e.expunge_preview())
+            };
+            match result {
+                Ok(report) => {
+                    let removed = report.done && report.removed > 0;
+                    shared.emit(EngineEvent::Expunged { req, report });
+                    if removed {
+                        send_threads(shared);
+                    }
                 }
                 Err(e) => shared.error(Some(req), e),
             }

@@ -12,6 +12,7 @@ pub mod copies;
 mod dense;
 mod embedding;
 mod evidence_pack;
+pub mod expunge;
 pub mod flags;
 pub mod handle;
 mod ingest;

@@ -11,8 +11,11 @@ use super::{Engine, EngineError, Result};
 use crate::mail::model::MessageKey;
 use crate::source::maildir::is_maildir;
 use crate::source::SourceLocation;
+use crate::store::file_renames::{FileRenames, PendingRename};
 use crate::store::imap_changes::ImapChanges;
 use crate::store::sync_state::SyncState;
+use crate::store::Store;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Where a message goes.
@@ -28,10 +31,22 @@ pub enum MoveTarget {
     Dir(PathBuf),
 }
 
+impl MoveTarget {
+    /// A target as a user names it: `archive` and `trash` are the account's own
+    /// folders (whatever they are called there), anything else a folder's path.
+    pub fn named(name: &str) -> Self {
+        match name.trim().to_lowercase().as_str() {
+            "archive" => MoveTarget::Archive,
+            "trash" => MoveTarget::Trash,
+            _ => MoveTarget::Folder(name.trim().to_string()),
+        }
+    }
+}
+
 /// Folder names taken for the archive and the trash, compared without case or a
 /// Maildir++ dot; the first is made when none exists.
 const ARCHIVE_NAMES: &[&str] = &["archive", "archives"];
-const TRASH_NAMES: &[&str] = &[
+pub(super) const TRASH_NAMES: &[&str] = &[
     "trash",
     "deleted items",
     "deleted_items",
@@ -55,9 +70,118 @@ pub struct MoveOutcome {
     pub to_server: Option<String>,
 }
 
+/// What moving the mail a query matches did (`quoth move --json`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveReport {
+    /// Emails the query matched (one copy each: the one the search listed).
+    pub matched: usize,
+    pub moved: usize,
+    /// Already in the target folder.
+    pub already_there: usize,
+    /// The folders they went to.
+    pub to_folders: Vec<String>,
+    /// IMAP accounts whose servers the next sync tells.
+    pub to_servers: Vec<String>,
+    pub failed: Vec<MoveFailure>,
+}
+
+/// A message that could not be moved, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveFailure {
+    pub key: String,
+    pub message_id: Option<String>,
+    pub error: String,
+}
+
 impl Engine {
     /// Moves the message `key` (this copy: other copies stay where they are).
     pub fn move_message(&mut self, key: &MessageKey, target: &MoveTarget) -> Result<MoveOutcome> {
+        let outcome = self.move_unindexed(key, target)?;
+        let moved = outcome.from_folder != outcome.to_folder;
+        let moved: &[MessageKey] = if moved {
+            std::slice::from_ref(key)
+        } else {
+            &[]
+        };
+        let thread = self.after_moves(moved)?;
+        Ok(MoveOutcome {
+            thread: thread.into_iter().next(),
+            ..outcome
+        })
+    }
+
+    /// Moves every message `query` matches (up to `limit`), the search index
+    /// written once for all of them.
+    pub fn move_matching(
+        &mut self,
+        query: &str,
+        target: &MoveTarget,
+        limit: usize,
+    ) -> Result<MoveReport> {
+        // No query matches more emails than are stored.
+        let limit = limit.clamp(1, self.store.message_count()?.max(1));
+        let hits = self.search(query, limit, chrono::Utc::now().timestamp())?;
+        let mut report = MoveReport {
+            matched: hits.len(),
+            ..MoveReport::default()
+        };
+        let mut moved = Vec::new();
+        for hit in &hits {
+            let Some(key) = MessageKey::from_hex(&hit.key) else {
+                continue;
+            };
+            match self.move_unindexed(&key, target) {
+                Ok(o) if o.from_folder == o.to_folder => report.already_there += 1,
+                Ok(o) => {
+                    moved.push(key);
+                    if !report.to_folders.contains(&o.to_folder) {
+                        report.to_folders.push(o.to_folder);
+                    }
+                    if let Some(account) = o.to_server {
+                        if !report.to_servers.contains(&account) {
+                            report.to_servers.push(account);
+                        }
+                    }
+                }
+                Err(e) => report.failed.push(MoveFailure {
+                    key: hit.key.clone(),
+                    message_id: hit.message_id.clone(),
+                    error: e.to_string(),
+                }),
+            }
+        }
+        report.moved = moved.len();
+        self.after_moves(&moved)?;
+        Ok(report)
+    }
+
+    /// The search documents and thread summaries of moved messages, then the store
+    /// flushed; returns the threads summarised again.
+    pub(super) fn after_moves(
+        &mut self,
+        moved: &[MessageKey],
+    ) -> Result<Vec<crate::store::ThreadSummary>> {
+        if !moved.is_empty() {
+            let docs: Vec<(MessageKey, bool)> = moved.iter().map(|k| (*k, true)).collect();
+            self.index_messages(&docs, &mut |_, _| {})?;
+            self.store.set_documents_owed(false)?;
+        }
+        let mut threads = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for key in moved {
+            if let Some(id) = self.store.thread_of(key)? {
+                if seen.insert(id) {
+                    threads.extend(super::threading::resummarise(&self.store, &id)?);
+                }
+            }
+        }
+        self.store.flush()?;
+        Ok(threads)
+    }
+
+    /// Moves one message at its source and in the store; its search document and
+    /// thread summary are left owed ([`Engine::after_moves`]).
+    fn move_unindexed(&mut self, key: &MessageKey, target: &MoveTarget) -> Result<MoveOutcome> {
         let Some(msg) = self.store.message(key)? else {
             return Err(EngineError::NoSuchMessage(key.to_hex()));
         };
@@ -120,28 +244,19 @@ impl Engine {
         }
         let file_name = file.file_name().ok_or_else(|| not_maildir(path))?;
         let to = target_dir.join(sub_name).join(file_name);
-        self.store.set_documents_owed(true)?;
-        std::fs::rename(&file, &to).map_err(|e| {
-            EngineError::MailSource(format!("moving {path} to {}: {e}", to.display()))
-        })?;
         let to_text = to.to_string_lossy().into_owned();
-        self.store.relocate(
-            key,
-            SourceLocation::File {
-                path: to_text.clone(),
+        self.store.set_documents_owed(true)?;
+        renamed_in_store(
+            &self.store,
+            &PendingRename {
+                key: *key,
+                from: path.clone(),
+                to: to_text,
+                folder: to_folder.clone(),
+                flags: msg.flags.clone(),
             },
-            &to_folder,
-            &msg.flags,
         )?;
-        self.store.move_source_cursor(path, &to_text)?;
-        self.index_messages(&[(*key, true)], &mut |_, _| {})?;
-        self.store.set_documents_owed(false)?;
-        let thread = match self.store.thread_of(key)? {
-            Some(id) => super::threading::resummarise(&self.store, &id)?,
-            None => None,
-        };
-        self.store.flush()?;
-        Ok(MoveOutcome { thread, ..outcome })
+        Ok(outcome)
     }
 }
 
@@ -194,23 +309,69 @@ impl Engine {
         self.store.set_documents_owed(true)?;
         self.store
             .relocate(&msg.key, msg.location.clone(), &to_folder, &msg.flags)?;
-        self.index_messages(&[(msg.key, true)], &mut |_, _| {})?;
-        self.store.set_documents_owed(false)?;
-        let thread = match self.store.thread_of(&msg.key)? {
-            Some(id) => super::threading::resummarise(&self.store, &id)?,
-            None => None,
-        };
-        self.store.flush()?;
         Ok(MoveOutcome {
             key: msg.key,
             from_folder,
             from_dir: PathBuf::new(),
             to_folder,
-            thread,
+            thread: None,
             back: MoveTarget::Folder(folder.to_string()),
             to_server: Some(account.to_string()),
         })
     }
+}
+
+/// Renames a Maildir file as `rename` says and points the store at its new name.
+/// The rename is recorded first, so a process killed on the way leaves a record
+/// that [`settle_renames`] finishes when the store is next opened.
+pub(super) fn renamed_in_store(store: &Store, rename: &PendingRename) -> Result<()> {
+    let renames = FileRenames::open(store.db())?;
+    renames.begin(rename)?;
+    if let Err(e) = std::fs::rename(&rename.from, &rename.to) {
+        renames.done(&rename.key)?;
+        return Err(EngineError::MailSource(format!(
+            "renaming {} to {}: {e}",
+            rename.from, rename.to
+        )));
+    }
+    follow_rename(store, rename)?;
+    renames.done(&rename.key)?;
+    Ok(())
+}
+
+/// The store's record of a renamed file: its location, folder, flags and the
+/// source cursor of the file.
+fn follow_rename(store: &Store, rename: &PendingRename) -> Result<()> {
+    store.relocate(
+        &rename.key,
+        SourceLocation::File {
+            path: rename.to.clone(),
+        },
+        &rename.folder,
+        &rename.flags,
+    )?;
+    store.move_source_cursor(&rename.from, &rename.to)?;
+    Ok(())
+}
+
+/// Finishes the renames a stopped process left recorded: where the file has its
+/// new name the store follows it; where it does not, the rename never happened.
+/// Returns how many the store followed (their documents and threads are owed).
+pub(super) fn settle_renames(store: &Store) -> Result<usize> {
+    let renames = FileRenames::open(store.db())?;
+    let mut followed = 0;
+    for rename in renames.pending()? {
+        if Path::new(&rename.to).exists() && store.message(&rename.key)?.is_some() {
+            follow_rename(store, &rename)?;
+            followed += 1;
+        }
+        renames.done(&rename.key)?;
+    }
+    if followed > 0 {
+        store.set_documents_owed(true)?;
+    }
+    store.flush()?;
+    Ok(followed)
 }
 
 /// The server folder whose last name part is one of `names` (without case), or
@@ -241,7 +402,7 @@ pub(super) fn maildir_root(folder_dir: &Path, folder: &str) -> Option<PathBuf> {
 }
 
 /// The store's name of a folder directory under `root`.
-fn folder_name(root: &Path, root_name: &str, dir: &Path) -> String {
+pub(super) fn folder_name(root: &Path, root_name: &str, dir: &Path) -> String {
     match dir.strip_prefix(root) {
         Ok(rel) if rel.as_os_str().is_empty() => root_name.to_string(),
         Ok(rel) => {

@@ -86,6 +86,9 @@ impl Engine {
             cached_context: Mutex::new(None),
             open_notes: Vec::new(),
         };
+        // Renames of Maildir files a stopped process began (a flag, a move): the
+        // store follows those that happened, and their documents are owed.
+        super::moves::settle_renames(&engine.store)?;
         // Documents owed: a process stopped between storing mail and committing its
         // documents (ingest threads, then indexes); finish both.
         let owed = engine.store.documents_owed()?;

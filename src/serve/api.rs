@@ -7,6 +7,7 @@ use crate::answer::conversation::Conversation;
 use crate::answer::extract::ExtractiveAnswerer;
 use crate::answer::Answerer;
 use crate::engine::handle::EngineRequest;
+use crate::engine::moves::MoveTarget;
 use crate::engine::EngineShare;
 use crate::engine::{
     AskEvent, AskOptions, Engine, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode,
@@ -20,6 +21,8 @@ use std::sync::{Arc, Mutex};
 pub const DEFAULT_SEARCH_LIMIT: usize = 20;
 /// Addresses `addresses` lists when the request does not say.
 pub const DEFAULT_ADDRESS_LIMIT: usize = 20;
+/// Emails a move takes when the request names no limit: all of a large mailbox.
+pub const MOVE_LIMIT: usize = 1_000_000;
 /// Threads listed when the request names no limit.
 const DEFAULT_THREAD_LIMIT: usize = 200;
 
@@ -98,6 +101,24 @@ impl Api {
                     .map_err(engine_error)?,
             ),
             Op::Threads { limit } => self.threads(limit.unwrap_or(DEFAULT_THREAD_LIMIT)),
+            Op::Move { query, to, limit } => self.move_matching(&query, &to, limit),
+            Op::Expunge { confirm: false } => {
+                to_value(&self.with(|e| e.expunge_preview()).map_err(engine_error)?)
+            }
+            Op::Expunge { confirm: true } => {
+                let mut result = None;
+                self.engine
+                    .write_with(&mut |e| result = Some(e.expunge_trash()));
+                let report = result
+                    .unwrap_or_else(|| {
+                        Err(EngineError::MailSource("the expunge did not run".into()))
+                    })
+                    .map_err(engine_error)?;
+                if report.removed > 0 {
+                    (self.background)(EngineRequest::Threads);
+                }
+                to_value(&report)
+            }
             Op::Shutdown => Err(ApiError::new(
                 ErrorKind::Refused,
                 "this server was started in the foreground: stop it where it runs",
@@ -199,6 +220,38 @@ impl Api {
             ));
         }
         self.queue(EngineRequest::Ingest { paths, embed })
+    }
+
+    fn move_matching(
+        &self,
+        query: &str,
+        to: &str,
+        limit: Option<usize>,
+    ) -> Result<Value, ApiError> {
+        let target = MoveTarget::named(to);
+        let limit = limit.unwrap_or(MOVE_LIMIT);
+        let mut result = None;
+        self.engine.write_with(&mut |e| {
+            result = Some(e.move_matching(query, &target, limit));
+        });
+        let report = match result {
+            Some(Ok(r)) => r,
+            Some(Err(EngineError::Query(e))) => {
+                return Err(ApiError {
+                    kind: ErrorKind::Query,
+                    message: format!("invalid query: {e}"),
+                    caret: Some(e.caret(query)),
+                })
+            }
+            Some(Err(e)) => return Err(engine_error(e)),
+            None => return Err(ApiError::new(ErrorKind::Internal, "the move did not run")),
+        };
+        if report.moved > 0 {
+            // The front end of the engine's handle (an open UI) lists its threads
+            // again; IMAP moves go to their servers with the next sync.
+            (self.background)(EngineRequest::Threads);
+        }
+        to_value(&report)
     }
 
     fn queue(&self, request: EngineRequest) -> Result<Value, ApiError> {

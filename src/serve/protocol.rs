@@ -108,6 +108,20 @@ pub enum Op {
         #[serde(default)]
         limit: Option<usize>,
     },
+    /// `quoth move --json`: moves the mail `query` matches (up to `limit`, every
+    /// match by default) to `to`: `archive`, `trash` or a folder's path.
+    Move {
+        query: String,
+        to: String,
+        #[serde(default)]
+        limit: Option<usize>,
+    },
+    /// `quoth expunge --json`: what is in the trash folders, emptied for good
+    /// only with `confirm`.
+    Expunge {
+        #[serde(default)]
+        confirm: bool,
+    },
     /// Stop the server when it was started in the background for a client (a
     /// foreground `quoth serve` refuses).
     Shutdown,

@@ -1,6 +1,7 @@
 //! Durable state in sled.
 
 pub mod db;
+pub mod file_renames;
 pub mod imap_changes;
 pub mod jobs;
 pub mod records;

@@ -128,6 +128,7 @@ impl App {
             Command::Archive => self.move_to(mode, MoveTarget::Archive),
             Command::Delete => self.move_to(mode, MoveTarget::Trash),
             Command::Undo => self.undo_last(),
+            Command::Expunge => self.expunge(),
             Command::Reply => self.start_draft(mode, DraftKind::Reply),
             Command::ReplyAll => self.start_draft(mode, DraftKind::ReplyAll),
             Command::Forward => self.start_draft(mode, DraftKind::Forward),

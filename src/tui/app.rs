@@ -83,6 +83,8 @@ pub struct App {
     pub(super) undo: super::mail_actions::UndoLog,
     /// `quit` was pressed while background work ran: the next one quits.
     pub(super) quit_confirm: bool,
+    /// The trash's contents were shown: `expunge` now empties it.
+    pub(super) expunge_armed: bool,
     /// The draft being written, if any.
     pub(super) draft: Option<super::compose_flow::DraftState>,
     /// What the UI waits on outside it (the editor).
@@ -117,6 +119,7 @@ impl App {
             outbox: vec![EngineRequest::Threads],
             undo: Default::default(),
             quit_confirm: false,
+            expunge_armed: false,
             draft: None,
             external: None,
             line_prompt: None,
@@ -253,6 +256,9 @@ impl App {
         if !matches!(step, Step::Matched(Command::Quit) | Step::Pending) {
             self.quit_confirm = false;
         }
+        if !matches!(step, Step::Matched(Command::Expunge) | Step::Pending) {
+            self.expunge_armed = false;
+        }
         match step {
             Step::Matched(cmd) => self.run(cmd),
             Step::NoMatch(keys) if mode.is_text_input() => {
@@ -323,6 +329,10 @@ impl App {
             EngineEvent::Moved { req, outcome } => {
                 self.in_flight.remove(&req);
                 self.moved(req, *outcome);
+            }
+            EngineEvent::Expunged { req, report } => {
+                self.in_flight.remove(&req);
+                self.expunged(report);
             }
             EngineEvent::Flagged { req, outcome } => {
                 self.in_flight.remove(&req);

@@ -147,6 +147,8 @@ pub enum Command {
     Delete,
     /// Take back the last action on mail (a flag, an archive, a delete).
     Undo,
+    /// Empty the trash folders for good (asked again before it happens).
+    Expunge,
     /// Show the folder list with unread and total counts; choosing one filters the
     /// thread list.
     Folders,
@@ -268,6 +270,7 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::Archive, "archive"),
     (Command::Delete, "delete"),
     (Command::Undo, "undo"),
+    (Command::Expunge, "expunge"),
     (Command::Folders, "folders"),
     (Command::Reply, "reply"),
     (Command::ReplyAll, "reply_all"),
@@ -366,6 +369,7 @@ impl Command {
             Command::Archive => "Archive",
             Command::Delete => "Delete (to the trash folder)",
             Command::Undo => "Undo the last action on mail",
+            Command::Expunge => "Empty the trash for good",
             Command::Folders => "Folders",
             Command::Reply => "Reply",
             Command::ReplyAll => "Reply to all",

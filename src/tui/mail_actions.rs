@@ -3,6 +3,7 @@
 
 use super::app::App;
 use super::keymap::Mode;
+use crate::engine::expunge::ExpungeReport;
 use crate::engine::flags::FlagOutcome;
 use crate::engine::handle::{EngineRequest, RequestId};
 use crate::engine::moves::{MoveOutcome, MoveTarget};
@@ -152,6 +153,41 @@ impl App {
             }
         }
         self.status.note("undone");
+    }
+
+    /// `expunge`: the first press asks what the trash holds and says so; pressing
+    /// it again at once empties it for good.
+    pub(super) fn expunge(&mut self) {
+        let confirm = std::mem::take(&mut self.expunge_armed);
+        self.request(|req| EngineRequest::Expunge { req, confirm });
+    }
+
+    /// What the trash holds, or that it was emptied.
+    pub(super) fn expunged(&mut self, report: ExpungeReport) {
+        let folders = report.folders.join(", ");
+        let left = match report.left {
+            0 => String::new(),
+            n => format!("; {n} on IMAP servers or in mbox files stay"),
+        };
+        match (report.done, report.removed) {
+            (_, 0) => self.status.note(format!("the trash is empty{left}")),
+            (true, n) => self
+                .status
+                .note(format!("deleted {n} emails from {folders} for good{left}")),
+            (false, n) => {
+                self.expunge_armed = true;
+                let again = self
+                    .keymap
+                    .mode(self.mode())
+                    .keys_for(&super::command::Command::Expunge)
+                    .next()
+                    .map(|k| k.to_string())
+                    .unwrap_or_else(|| "expunge".into());
+                self.status.note(format!(
+                    "{n} emails in {folders} would be deleted for good: {again} again deletes them{left}"
+                ));
+            }
+        }
     }
 
     /// The engine moved a message: the panes show its folder now.

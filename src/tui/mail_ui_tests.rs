@@ -513,3 +513,60 @@ fn links_attachments_and_folders_are_chosen_from_numbered_lists() {
         crate::engine::moves::MoveTarget::Folder("work/2024".into())
     );
 }
+
+/// The requests to empty the trash the app sent, by whether they confirm.
+fn expunges(app: &mut super::App) -> Vec<(u64, bool)> {
+    app.take_requests()
+        .into_iter()
+        .filter_map(|r| match r {
+            EngineRequest::Expunge { req, confirm } => Some((req, confirm)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn trash_holds(req: u64, removed: usize, done: bool) -> AppEvent {
+    AppEvent::Engine(EngineEvent::Expunged {
+        req,
+        report: crate::engine::expunge::ExpungeReport {
+            done,
+            removed,
+            kept_elsewhere: 0,
+            folders: vec!["mail/trash".into()],
+            left: 0,
+        },
+    })
+}
+
+#[test]
+fn the_trash_is_emptied_only_when_asked_twice_in_a_row() {
+    let mut app = app(Theme::plain());
+    app.handle(key_event('$'));
+    let asked = expunges(&mut app);
+    assert_eq!(asked.len(), 1);
+    assert!(
+        !asked[0].1,
+        "the first press only asks what the trash holds"
+    );
+    app.handle(trash_holds(asked[0].0, 3, false));
+    let screen = text(&draw(&mut app, 140, 40));
+    assert!(
+        screen.contains("3 emails in mail/trash would be deleted for good: $ again deletes them"),
+        "{screen}"
+    );
+    // Any other key disarms it: the next press asks again.
+    app.handle(key_event('j'));
+    app.handle(key_event('$'));
+    let asked = expunges(&mut app);
+    assert_eq!(asked.iter().map(|a| a.1).collect::<Vec<_>>(), vec![false]);
+    app.handle(trash_holds(asked[0].0, 3, false));
+    app.handle(key_event('$'));
+    let done = expunges(&mut app);
+    assert_eq!(done.iter().map(|a| a.1).collect::<Vec<_>>(), vec![true]);
+    app.handle(trash_holds(done[0].0, 3, true));
+    let screen = text(&draw(&mut app, 140, 40));
+    assert!(
+        screen.contains("deleted 3 emails from mail/trash for good"),
+        "{screen}"
+    );
+}

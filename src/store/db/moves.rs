@@ -16,6 +16,12 @@ impl Store {
         Ok(())
     }
 
+    /// Forgets a source file that is gone for good (deleted by an expunge).
+    pub fn forget_source(&self, path: &str) -> Result<()> {
+        self.sources.remove(path)?;
+        Ok(())
+    }
+
     /// One message's thread facts.
     pub fn facts_of(&self, key: &MessageKey) -> Result<Option<ThreadFacts>> {
         self.facts.get(key.0)?.map(|v| decode_facts(&v)).transpose()
