@@ -17,7 +17,7 @@ const CLOSING_LINE_MAX: usize = 25;
 
 /// Wraps mail text to `width`: reflowed paragraphs, quote markers repeated.
 pub fn wrap_mail(runs: &[Run], width: u16) -> Wrapped {
-    let lines = reflow(logical_lines(runs));
+    let lines = fit_figures(reflow(logical_lines(runs)), usize::from(width));
     let mut out = Wrapped::default();
     for line in &lines {
         let text: String = line.iter().map(|r| r.text.as_str()).collect();
@@ -68,18 +68,90 @@ fn reflow(lines: Vec<Vec<Run>>) -> Vec<Vec<Run>> {
     let mut out: Vec<Vec<Run>> = Vec::new();
     // The text of the line being built, as far as its last joined line goes.
     let mut last_text = String::new();
+    // The text column of the unquoted list item being built, if one is.
+    let mut item: Option<usize> = None;
     for (i, line) in lines.into_iter().enumerate() {
-        if i > 0 && !out.is_empty() && joins(&last_text, &texts[i]) {
-            let marker = quote_prefix(&texts[i]).len();
+        let text = &texts[i];
+        let continued = !out.is_empty() && continues_item(item, &last_text, text);
+        if continued || (i > 0 && !out.is_empty() && joins(&last_text, text)) {
+            // A continued item line drops its indent; a quoted line its marker.
+            let cut = if continued {
+                text.len() - text.trim_start_matches(' ').len()
+            } else {
+                quote_prefix(text).len()
+            };
             if let Some(prev) = out.last_mut() {
                 let style = prev.last().map(|r| r.style).unwrap_or_default();
                 prev.push(Run::new(" ", style));
-                prev.extend(strip_bytes(line, marker));
+                prev.extend(strip_bytes(line, cut));
             }
         } else {
+            item = quote_prefix(text)
+                .is_empty()
+                .then(|| item_text_column(text))
+                .flatten();
             out.push(line);
         }
-        last_text = texts[i].clone();
+        last_text = text.clone();
+    }
+    out
+}
+
+/// Lines of figures too wide for the pane, made to fit where they can without
+/// dropping a character: a block of them (blank lines between them included)
+/// first loses the indent its lines share, which keeps their columns lined up;
+/// a line still too wide then has its runs of spaces cut to two.
+fn fit_figures(mut lines: Vec<Vec<Run>>, width: usize) -> Vec<Vec<Run>> {
+    let texts: Vec<String> = lines.iter().map(|l| line_text(l)).collect();
+    let figure = |t: &str| quote_prefix(t).is_empty() && has_alignment_gap(t.trim());
+    let mut i = 0;
+    while i < lines.len() {
+        if !figure(&texts[i]) {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        while end < lines.len() && (figure(&texts[end]) || texts[end].trim().is_empty()) {
+            end += 1;
+        }
+        let block = i..end;
+        i = end;
+        if texts[block.clone()].iter().all(|t| text_width(t) <= width) {
+            continue;
+        }
+        let indent = texts[block.clone()]
+            .iter()
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| t.len() - t.trim_start_matches(' ').len())
+            .min()
+            .unwrap_or(0);
+        for at in block {
+            let line = std::mem::take(&mut lines[at]);
+            let mut line = strip_bytes(line, indent.min(texts[at].len()));
+            if text_width(&line_text(&line)) > width {
+                for run in &mut line {
+                    run.text = narrow_gaps(&run.text);
+                }
+            }
+            lines[at] = line;
+        }
+    }
+    lines
+}
+
+fn line_text(line: &[Run]) -> String {
+    line.iter().map(|r| r.text.as_str()).collect()
+}
+
+/// Runs of three or more spaces cut to two.
+fn narrow_gaps(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut spaces = 0;
+    for c in text.chars() {
+        spaces = if c == ' ' { spaces + 1 } else { 0 };
+        if spaces <= 2 {
+            out.push(c);
+        }
     }
     out
 }
@@ -143,7 +215,7 @@ fn joins(prev: &str, next: &str) -> bool {
 /// of dashes, a header ("From: ...").
 fn stands_alone(line: &str) -> bool {
     let body = line.trim();
-    if body.contains("  ") || body.contains('\t') {
+    if has_alignment_gap(body) || body.contains('\t') {
         return true;
     }
     if ["-----", "=====", "_____", "*****"]
@@ -153,6 +225,21 @@ fn stands_alone(line: &str) -> bool {
         return true;
     }
     is_header_line(body)
+}
+
+/// A run of spaces that aligns text: three or more, or two anywhere but after a
+/// sentence's end (typewriter spacing, "Monday.  The").
+fn has_alignment_gap(body: &str) -> bool {
+    let mut rest = body;
+    while let Some(at) = rest.find("  ") {
+        let run = rest[at..].chars().take_while(|c| *c == ' ').count();
+        let after_sentence = rest[..at].ends_with(['.', '!', '?']);
+        if run > 2 || !after_sentence {
+            return true;
+        }
+        rest = &rest[at + run..];
+    }
+    false
 }
 
 /// "Name: value", the name one word of letters and dashes.
@@ -165,15 +252,41 @@ fn is_header_line(line: &str) -> bool {
 }
 
 fn is_list_item(line: &str) -> bool {
+    item_text_column(line).is_some()
+}
+
+/// Where a list item's text starts (`- `, `12. `, `  * `), in columns; none when
+/// the line is not one.
+fn item_text_column(line: &str) -> Option<usize> {
     let t = line.trim_start();
-    if ["- ", "* ", "• ", "+ ", "o "]
+    let indent = text_width(&line[..line.len() - t.len()]);
+    if let Some(m) = ["- ", "* ", "• ", "+ ", "o "]
         .iter()
-        .any(|m| t.starts_with(m))
+        .find(|m| t.starts_with(**m))
     {
-        return true;
+        return Some(indent + text_width(m));
     }
     let digits = t.chars().take_while(char::is_ascii_digit).count();
-    digits > 0 && digits <= 3 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") "))
+    let numbered = digits > 0
+        && digits <= 3
+        && (t[digits..].starts_with(". ") || t[digits..].starts_with(") "));
+    numbered.then_some(indent + digits + 2)
+}
+
+/// Whether `next` is a hard-wrapped line of the list item being built, whose text
+/// starts at column `item`: indented to that column, and the line before it full.
+fn continues_item(item: Option<usize>, prev: &str, next: &str) -> bool {
+    let Some(item) = item else {
+        return false;
+    };
+    let body = next.trim_start_matches(' ');
+    let indent = next.len() - body.len();
+    indent == item
+        && !body.is_empty()
+        && !is_list_item(next)
+        && !has_alignment_gap(body)
+        && !body.contains('\t')
+        && text_width(prev.trim_end()) >= WRAPPED_LINE_MIN
 }
 
 #[cfg(test)]

@@ -133,3 +133,83 @@ fn a_tagged_quote_is_found_after_reflow() {
         .collect();
     assert!(line.contains("expects"), "{line:?}");
 }
+
+#[test]
+fn two_spaces_after_a_sentence_do_not_stop_a_paragraph_reflowing() {
+    let typed = "Please send me the seed order you drafted for the spring beds.  I\n\
+was going to copy it out again, but it is quicker to have yours back and\n\
+fill in the new quantities.\n";
+    let shown = lines(typed, 50);
+    let (last, rest) = shown.split_last().expect("lines");
+    assert!(rest.iter().all(|l| l.len() >= 38), "{shown:#?}");
+    assert!(!last.is_empty());
+    // Columns lined up with runs of spaces keep their lines.
+    let table = "Seed potatoes    12 sacks    $ 84.00\nOnion sets         4 nets    $ 18.50\n";
+    assert_eq!(
+        lines(table, 80),
+        [
+            "Seed potatoes    12 sacks    $ 84.00",
+            "Onion sets         4 nets    $ 18.50"
+        ]
+    );
+}
+
+/// A summary of sums indented with tabs, as a spreadsheet pastes it.
+const TABBED_SUMS: &str = "The totals so far:\n\n\
+\t\t\t\tSeed and soil\t\t-\tFirst order\t$\t  1,204,310.75\n\
+\t\t\t\tFencing\t\t\t-\tPart # 1\t$\t     98,000.00\n\
+\n\
+\t\t\t\t\tPaid so far\t\t\t\t$\t  1,302,310.75\n";
+
+#[test]
+fn figures_too_wide_for_the_pane_lose_their_shared_indent_then_their_gaps() {
+    // Wide enough once the block's shared indent goes: the columns stay aligned.
+    let shown = lines(TABBED_SUMS, 80);
+    let dollar_at: Vec<usize> = shown.iter().filter_map(|l| l.find('$')).collect();
+    assert_eq!(dollar_at.len(), 3, "{shown:#?}");
+    assert!(dollar_at.iter().all(|c| *c == dollar_at[0]), "{shown:#?}");
+    assert!(
+        shown.iter().any(|l| l.starts_with("Seed and soil")),
+        "{shown:#?}"
+    );
+    // Narrower: each figure line still fits on one line, its gaps narrowed.
+    let narrow = lines(TABBED_SUMS, 50);
+    for wanted in [
+        "Seed and soil  -  First order  $  1,204,310.75",
+        "Fencing  -  Part # 1  $  98,000.00",
+        "  Paid so far  $  1,302,310.75",
+    ] {
+        assert!(
+            narrow.iter().any(|l| l == wanted),
+            "{wanted:?} in {narrow:#?}"
+        );
+    }
+    // Where the pane is wide enough, nothing moves.
+    let wide = lines(TABBED_SUMS, 120);
+    let indent = " ".repeat(32);
+    assert!(
+        wide.iter().any(|l| l.starts_with(&format!("{indent}Seed"))),
+        "{wide:#?}"
+    );
+}
+
+#[test]
+fn a_list_item_wrapped_onto_indented_lines_is_one_item() {
+    let list = "- Planting: the north beds on March 3, the south beds a week later,\n\
+  then the greenhouse trays once the frost has passed for good\n\
+- Watering: twice a week\n\
+12. Harvest: the first beans in June, the squash from late August onwards,\n\
+    weather permitting\n";
+    let shown = lines(list, 200);
+    assert_eq!(
+        shown,
+        [
+            "- Planting: the north beds on March 3, the south beds a week later, then the greenhouse trays once the frost has passed for good",
+            "- Watering: twice a week",
+            "12. Harvest: the first beans in June, the squash from late August onwards, weather permitting",
+        ]
+    );
+    // An indented line under a short item is a line of its own.
+    let short = "- Tools\n  spades and forks\n";
+    assert_eq!(lines(short, 200), ["- Tools", "  spades and forks"]);
+}

@@ -206,8 +206,18 @@ fn ingest(shared: &Shared, paths: &[PathBuf]) -> crate::engine::Result<String> {
             });
         }
     })?;
+    let messages = if report.added == 1 {
+        "message"
+    } else {
+        "messages"
+    };
+    let threads = if report.threads == 1 {
+        "thread"
+    } else {
+        "threads"
+    };
     Ok(format!(
-        "ingested {} new messages ({} threads)",
+        "ingested {} new {messages} ({} {threads})",
         report.added, report.threads
     ))
 }
@@ -273,7 +283,8 @@ fn embed(shared: &Shared) -> crate::engine::Result<Option<String>> {
         total: p.total,
     });
     let embedded = report.embedded;
-    Ok((embedded > 0).then(|| format!("embedded {embedded} passages")))
+    let passages = if embedded == 1 { "passage" } else { "passages" };
+    Ok((embedded > 0).then(|| format!("embedded {embedded} {passages}")))
 }
 
 /// Embedding steps between two saves of the vector index.

@@ -200,6 +200,8 @@ pub fn message_runs(
         }
         runs.push(Run::new(line + "\n", theme.dim));
     }
+    // A blank line between the header and the text.
+    runs.push(Run::new("\n", theme.dim));
     let mut out = MessageRuns {
         head: runs,
         ..MessageRuns::default()
