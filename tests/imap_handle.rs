@@ -548,10 +548,15 @@ fn flags_and_moves_made_in_the_ui_reach_the_server() {
                 key,
                 target,
             },
+            EngineRequest::Expunge { confirm, .. } => EngineRequest::Expunge { req: this, confirm },
             other => other,
         });
         ui.wait("the action's outcome", 30, |e| match e {
-            EngineEvent::Flagged { req, .. } | EngineEvent::Moved { req, .. } if *req == this => {
+            EngineEvent::Flagged { req, .. }
+            | EngineEvent::Moved { req, .. }
+            | EngineEvent::Expunged { req, .. }
+                if *req == this =>
+            {
                 Some(e.clone())
             }
             EngineEvent::Error {
@@ -637,6 +642,31 @@ fn flags_and_moves_made_in_the_ui_reach_the_server() {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
+    // Emptying the trash: the server expunges the message, then the store forgets it.
+    let emptied = act(
+        &mut ui,
+        EngineRequest::Expunge {
+            req: 0,
+            confirm: true,
+        },
+    );
+    let EngineEvent::Expunged { report, .. } = emptied else {
+        panic!("{emptied:?}");
+    };
+    assert_eq!(report.removed, 1, "{report:?}");
+    assert_eq!(report.to_servers, [ACCOUNT.to_string()]);
+    wait_server(&server, "the trash expunged", 30, |s| {
+        holds(s, "Trash", &second.key).is_none() && holds(s, "INBOX", &second.key).is_none()
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !ui.search("subject:\"ibex sighting 1\"").is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the store still has the expunged message"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(hit(&mut ui, 0).folder, "test/INBOX", "the other mail stays");
     assert!(ui.errors().is_empty(), "{:?}", ui.errors());
     drop(ui);
     let local = imap::local_snapshot(&data, ACCOUNT);

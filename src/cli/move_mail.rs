@@ -120,8 +120,14 @@ fn print_expunge(report: &ExpungeReport, json: bool) -> Result<i32> {
     }
     if report.left > 0 {
         outln!(
-            "{} emails in the trash of IMAP accounts or mbox files stay where they are",
+            "{} emails in the trash of mbox files stay where they are",
             report.left
+        );
+    }
+    if report.done && !report.to_servers.is_empty() {
+        outln!(
+            "the next sync expunges the trash on the server of {}",
+            safe_line(&report.to_servers.join(", "))
         );
     }
     Ok(0)

@@ -1,6 +1,7 @@
 //! Emptying the trash, only ever when asked: the Maildir files in the trash
 //! folders (where `delete` moves mail) are deleted, and the mail leaves the store
-//! and the indexes. An email whose bytes are also in a folder outside the trash
+//! and the indexes; IMAP mail in a trash folder is marked `\Deleted` and expunged
+//! on its server by the next sync, and leaves Quoth once the server removed it. An email whose bytes are also in a folder outside the trash
 //! stays in Quoth at that copy. The store changes first, so a process stopped in
 //! between leaves files that the next ingest reads back into the trash: nothing
 //! is half gone.
@@ -10,6 +11,8 @@ use super::{Engine, EngineError, Result};
 use crate::mail::model::MessageKey;
 use crate::source::maildir::parse_flags;
 use crate::source::SourceLocation;
+use crate::store::imap_changes::ImapChanges;
+use crate::store::sync_state::SyncState;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -26,8 +29,11 @@ pub struct ExpungeReport {
     pub kept_elsewhere: usize,
     /// The trash folders they were in.
     pub folders: Vec<String>,
-    /// Emails in the trash of IMAP accounts or mbox files, left where they are.
+    /// Emails in the trash of mbox files, left where they are.
     pub left: usize,
+    /// IMAP accounts whose servers the next sync tells to expunge (the emails
+    /// leave Quoth once the server has removed them).
+    pub to_servers: Vec<String>,
 }
 
 /// What emptying the trash does.
@@ -44,6 +50,8 @@ struct Plan {
     copies_elsewhere: usize,
     folders: Vec<String>,
     left: usize,
+    /// IMAP mail in a trash folder: the email, and its account.
+    on_servers: Vec<(MessageKey, String)>,
 }
 
 /// Whether a folder as the store names it (`mail/Trash`, `mail/.Deleted Items`)
@@ -88,6 +96,13 @@ fn plan(store: &Store) -> Result<Plan> {
         if !is_trash(&msg.folder) {
             continue;
         }
+        if let SourceLocation::Imap { account, .. } = &msg.location {
+            if !out.folders.contains(&msg.folder) {
+                out.folders.push(msg.folder.clone());
+            }
+            out.on_servers.push((msg.key, account.clone()));
+            continue;
+        }
         let SourceLocation::File { path } = &msg.location else {
             out.left += 1;
             continue;
@@ -128,6 +143,7 @@ impl Engine {
     /// Empties the trash folders of Maildir mail for good.
     pub fn expunge_trash(&mut self) -> Result<ExpungeReport> {
         let plan = plan(&self.store)?;
+        let to_servers = self.expunge_on_servers(&plan.on_servers)?;
         for (key, path, folder, flags) in &plan.relocate {
             self.store.relocate(
                 key,
@@ -155,22 +171,56 @@ impl Engine {
         self.store.flush()?;
         Ok(ExpungeReport {
             done: true,
-            removed,
+            removed: removed + plan.on_servers.len(),
             kept_elsewhere,
             folders: plan.folders,
             left: plan.left,
+            to_servers,
         })
+    }
+
+    /// IMAP mail of a trash folder marked `\Deleted` on its server by the next
+    /// sync, which then expunges it; the sync after the server removed it takes it
+    /// out of Quoth. Returns the accounts to sync.
+    fn expunge_on_servers(&self, mail: &[(MessageKey, String)]) -> Result<Vec<String>> {
+        let state = SyncState::open(self.store.db())?;
+        let changes = ImapChanges::open(self.store.db())?;
+        let mut accounts = Vec::new();
+        for (key, account) in mail {
+            let Some(msg) = self.store.message(key)? else {
+                continue;
+            };
+            let SourceLocation::Imap { folder, .. } = &msg.location else {
+                continue;
+            };
+            for at in state.refs_of(key)? {
+                if at.account == *account && at.folder == *folder {
+                    changes.queue_flag(&at, 'T', true)?;
+                }
+            }
+            if !accounts.contains(account) {
+                accounts.push(account.clone());
+            }
+        }
+        Ok(accounts)
     }
 
     /// What [`Engine::expunge_trash`] would remove, removing nothing.
     pub fn expunge_preview(&self) -> Result<ExpungeReport> {
         let plan = plan(&self.store)?;
+        let mut to_servers: Vec<String> = plan.on_servers.iter().map(|(_, a)| a.clone()).collect();
+        to_servers.sort();
+        to_servers.dedup();
         Ok(ExpungeReport {
             done: false,
-            removed: plan.remove.len() + plan.relocate.len() + plan.copies_elsewhere,
+            removed: plan.remove.len()
+                + plan.relocate.len()
+                + plan.copies_elsewhere
+                + plan.on_servers.len(),
             kept_elsewhere: plan.relocate.len() + plan.copies_elsewhere,
             folders: plan.folders,
             left: plan.left,
+            to_servers,
         })
     }
 }

@@ -528,6 +528,9 @@ fn serve(shared: &Shared, request: EngineRequest) {
             };
             match result {
                 Ok(report) => {
+                    for account in &report.to_servers {
+                        shared.push_to_server(account);
+                    }
                     let removed = report.done && report.removed > 0;
                     shared.emit(EngineEvent::Expunged { req, report });
                     if removed {

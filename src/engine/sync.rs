@@ -325,7 +325,13 @@ async fn send_changes(
             continue;
         }
         touched.sources.insert(folder.clone());
+        // Mail to be removed for good (an emptied trash): marked `\Deleted` with
+        // the other changes, then expunged together.
+        let mut expunge = Vec::new();
         for (at, change) in items {
+            if change.add.contains(DELETED) {
+                expunge.push(at.uid);
+            }
             let sent = send_change(session, &at, &change, &mut made).await;
             match sent {
                 Ok(()) => report.changes_sent += 1,
@@ -342,9 +348,22 @@ async fn send_changes(
             changes.sent(&at, &change)?;
             store.flush()?;
         }
+        let whole_folder = super::expunge::is_trash(&folder);
+        match session.expunge_uids(&expunge, whole_folder).await {
+            Ok(()) => {}
+            Err(ImapError::Protocol {
+                reason,
+                transient: false,
+                ..
+            }) => refuse(report, format!("expunge: {reason}")),
+            Err(e) => return Err(e.into()),
+        }
     }
     Ok(touched)
 }
+
+/// The Maildir letter of IMAP's `\Deleted`.
+const DELETED: char = 'T';
 
 async fn send_change(
     session: &mut ImapSession,

@@ -167,7 +167,7 @@ impl App {
         let folders = report.folders.join(", ");
         let left = match report.left {
             0 => String::new(),
-            n => format!("; {n} on IMAP servers or in mbox files stay"),
+            n => format!("; {n} in mbox files stay"),
         };
         match (report.done, report.removed) {
             (_, 0) => self.status.note(format!("the trash is empty{left}")),

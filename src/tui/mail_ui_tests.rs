@@ -534,6 +534,7 @@ fn trash_holds(req: u64, removed: usize, done: bool) -> AppEvent {
             kept_elsewhere: 0,
             folders: vec!["mail/trash".into()],
             left: 0,
+            to_servers: Vec::new(),
         },
     })
 }

@@ -513,6 +513,30 @@ impl ImapSession {
         Ok(())
     }
 
+    /// Removes for good the UIDs of the selected folder that are marked `\Deleted`:
+    /// UID EXPUNGE of those alone where the server has UIDPLUS; else, with
+    /// `whole_folder`, a plain EXPUNGE (which also removes other mail marked so),
+    /// else nothing (they stay marked).
+    pub async fn expunge_uids(
+        &mut self,
+        uids: &[u32],
+        whole_folder: bool,
+    ) -> Result<(), ImapError> {
+        if uids.is_empty() {
+            return Ok(());
+        }
+        if self.uidplus {
+            let set: Vec<String> = uids.iter().map(u32::to_string).collect();
+            return self
+                .command(&format!("UID EXPUNGE {}", set.join(",")))
+                .await;
+        }
+        if whole_folder {
+            return self.command("EXPUNGE").await;
+        }
+        Ok(())
+    }
+
     /// Creates a folder, unless the server has it already.
     pub async fn create_folder(&mut self, folder: &str) -> Result<(), ImapError> {
         if self.folders().await?.iter().any(|f| f == folder) {
