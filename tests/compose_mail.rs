@@ -389,3 +389,105 @@ fn quoth_address_completes_names_and_addresses_from_the_headers() {
     assert_eq!(addresses, vec!["lena@example.net"], "{json}");
     assert_eq!(json[0]["name"], "Lena Vos");
 }
+
+/// A message with a binary attachment, as a mail program sends one.
+const WITH_ATTACHMENT: &str = "From: Lena Vos <lena@example.net>\r\nTo: Omar Haddad <omar@example.net>\r\n\
+    Subject: Pump drawing\r\nMessage-ID: <drawing@example.net>\r\nDate: Fri, 9 Feb 2024 09:00:00 +0000\r\n\
+    MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b1\"\r\n\r\n--b1\r\n\
+    Content-Type: text/plain\r\n\r\nThe drawing of the pump is attached.\r\n--b1\r\n\
+    Content-Type: application/octet-stream; name=\"pump.bin\"\r\n\
+    Content-Disposition: attachment; filename=\"pump.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n\
+    AAECAwT/\r\n--b1--\r\n";
+
+#[test]
+fn a_forward_carries_the_attachments_and_attach_lines_add_files() {
+    let mut s = setup(0);
+    let inbox = s.root.join("inbox");
+    std::fs::write(inbox.join("cur/1707469200.a2.host:2,S"), WITH_ATTACHMENT).expect("write");
+    common::ingest(&mut s.engine, std::slice::from_ref(&s.root));
+    let key = s
+        .engine
+        .store()
+        .messages()
+        .filter_map(Result::ok)
+        .find(|m| m.message_id.as_deref() == Some("drawing@example.net"))
+        .map(|m| m.key)
+        .expect("stored");
+    let data = s.engine.data_dir().to_path_buf();
+    let fwd = start_draft(
+        s.engine.store(),
+        &data,
+        &s.settings,
+        DraftKind::Forward,
+        Some(&key),
+    )
+    .expect("draft");
+    let text = std::fs::read_to_string(&fwd.path).expect("draft");
+    let attach: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Attach: "))
+        .collect();
+    assert_eq!(attach.len(), 1, "{text}");
+    assert!(attach[0].ends_with("/pump.bin"), "{text}");
+    assert_eq!(
+        std::fs::read(attach[0]).expect("copied"),
+        [0, 1, 2, 3, 4, 255]
+    );
+
+    // The user adds a file of their own, and one that is not there: refused, kept.
+    let notes = s._tmp.path().join("notes.txt");
+    std::fs::write(&notes, "Install on Monday.\n").expect("notes");
+    let missing = s._tmp.path().join("gone.pdf");
+    let edited = text.replacen(
+        "To: \n",
+        &format!(
+            "To: ines@example.org\nAttach: {}\nAttach: {}\n",
+            notes.display(),
+            missing.display()
+        ),
+        1,
+    );
+    std::fs::write(&fwd.path, &edited).expect("edit");
+    let refused = send_draft(
+        s.engine.store(),
+        &data,
+        &s.settings,
+        &fwd.path,
+        Some((&key, DraftKind::Forward)),
+    )
+    .expect_err("a missing file stops the send");
+    assert!(refused.to_string().contains("gone.pdf"), "{refused}");
+    assert!(fwd.path.exists(), "the draft is kept");
+    assert!(received(&s.outbox).is_empty(), "nothing was sent");
+
+    std::fs::write(
+        &fwd.path,
+        edited.replacen(&format!("Attach: {}\n", missing.display()), "", 1),
+    )
+    .expect("edit");
+    send_draft(
+        s.engine.store(),
+        &data,
+        &s.settings,
+        &fwd.path,
+        Some((&key, DraftKind::Forward)),
+    )
+    .expect("sent");
+    let got = received(&s.outbox);
+    assert_eq!(got.len(), 1);
+    let sent = parse_message(&got[0]).expect("parses");
+    let names: Vec<String> = sent
+        .attachments
+        .iter()
+        .filter_map(|a| a.name.clone())
+        .collect();
+    // In the order of the draft's Attach: lines (the user's were written above).
+    assert_eq!(names, ["notes.txt", "pump.bin"]);
+    assert_eq!(sent.attachments[0].mime_type, "text/plain");
+    assert_eq!(sent.attachment_bytes[1], [0, 1, 2, 3, 4, 255]);
+    assert!(sent.body.contains("The drawing of the pump is attached."));
+    // The draft and its copies of the attachments are gone once it is sent.
+    assert!(!fwd.path.exists());
+    assert!(!fwd.path.with_extension("parts").exists());
+    assert!(unfinished_drafts(&data).is_empty());
+}

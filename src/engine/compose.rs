@@ -9,7 +9,7 @@
 
 use super::moves::{maildir_root, special_folder};
 use super::{EngineError, Result};
-use crate::mail::compose::{Draft, DraftKind, Original};
+use crate::mail::compose::{Attachment, Draft, DraftKind, Original};
 use crate::mail::model::MessageKey;
 use crate::source::imap::config::ComposeConfig;
 use crate::source::imap::AccountConfig;
@@ -148,12 +148,86 @@ pub fn start_draft(
     let dir = drafts_dir(data_dir);
     super::privacy::create_private_dir_all(&dir).map_err(compose_error)?;
     let path = dir.join(format!("{}.eml", unique_name()));
+    let mut draft = draft;
+    if let (Some(m), DraftKind::Forward) = (&msg, kind) {
+        // A forward carries the original's attachments: copies beside the draft,
+        // named on its Attach: lines, so the user can drop or add some.
+        draft.attach = keep_parts_of(store, m, &parts_dir(&path))?;
+    }
     super::privacy::write_private(&path, draft.to_text().as_bytes()).map_err(compose_error)?;
     Ok(DraftStarted {
         path,
         kind: if msg.is_some() { kind } else { DraftKind::New },
         original: msg.map(|m| m.key),
     })
+}
+
+/// Where the attachments copied for the draft at `draft` are kept.
+fn parts_dir(draft: &Path) -> PathBuf {
+    draft.with_extension("parts")
+}
+
+/// Copies the attachments of `m` into `dir` (made private), one file each under
+/// its own name; returns their paths.
+fn keep_parts_of(store: &Store, m: &StoredMessage, dir: &Path) -> Result<Vec<String>> {
+    let mut paths = Vec::new();
+    for a in &m.attachments {
+        let Some(bytes) = store.attachment_bytes(&m.key, a.index)? else {
+            continue;
+        };
+        if paths.is_empty() {
+            super::privacy::create_private_dir_all(dir).map_err(compose_error)?;
+        }
+        // Only the name part: a name from mail must not climb out of the folder.
+        let name = a
+            .name
+            .as_deref()
+            .and_then(|n| Path::new(n).file_name())
+            .map(|n| crate::terminal_text::one_line_for_terminal(&n.to_string_lossy()).into_owned())
+            .filter(|n| !n.trim().is_empty() && !n.starts_with('.'))
+            .unwrap_or_else(|| format!("attachment-{}", a.index));
+        let mut path = dir.join(&name);
+        if path.exists() {
+            path = dir.join(format!("{}-{name}", a.index));
+        }
+        super::privacy::write_private(&path, &bytes).map_err(compose_error)?;
+        paths.push(path.to_string_lossy().into_owned());
+    }
+    Ok(paths)
+}
+
+/// The files of a draft's Attach: lines, read for sending.
+fn attachments_of(draft: &Draft) -> Result<Vec<Attachment>> {
+    draft
+        .attach
+        .iter()
+        .map(|line| {
+            let path = super::message_files::expand_home(Path::new(line));
+            let bytes = std::fs::read(&path)
+                .map_err(|e| compose_error(format!("Attach: {line}: {e}; the draft is kept")))?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "attachment".into());
+            let content_type = mime_guess::from_path(&path)
+                .first_or_octet_stream()
+                .essence_str()
+                .to_string();
+            Ok(Attachment {
+                name,
+                content_type,
+                bytes,
+            })
+        })
+        .collect()
+}
+
+/// Removes the attachment copies of a draft that is sent, postponed or gone.
+fn remove_parts(draft: &Path) {
+    let dir = parts_dir(draft);
+    if dir.is_dir() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// The message a draft answers, as [`Draft`] reads it (Reply-To from its raw
@@ -221,7 +295,8 @@ pub fn send_draft(
     let now = chrono::Utc::now().timestamp();
     let sender = draft.sender().map_err(compose_error)?;
     let id = message_id(&sender.address);
-    let raw = draft.build(now, &id, true).map_err(compose_error)?;
+    let files = attachments_of(&draft)?;
+    let raw = draft.build(now, &id, true, &files).map_err(compose_error)?;
     let recipients: Vec<String> = draft
         .recipients()
         .map_err(compose_error)?
@@ -277,6 +352,7 @@ pub fn send_draft(
     if let Err(e) = std::fs::remove_file(&file) {
         warnings.push(format!("the draft file {} stays: {e}", file.display()));
     }
+    remove_parts(&file);
     Ok(SentMail {
         recipients,
         kept_in,
@@ -302,8 +378,14 @@ pub fn postpone_draft(
         .sender()
         .map(|s| s.address)
         .unwrap_or_else(|_| "localhost".into());
+    let files = attachments_of(&draft)?;
     let raw = draft
-        .build(chrono::Utc::now().timestamp(), &message_id(&domain), false)
+        .build(
+            chrono::Utc::now().timestamp(),
+            &message_id(&domain),
+            false,
+            &files,
+        )
         .map_err(compose_error)?;
     let (kept_in, root) = keep_in_folder(
         store,
@@ -315,13 +397,16 @@ pub fn postpone_draft(
         "DS",
     )?;
     std::fs::remove_file(&file).map_err(compose_error)?;
+    remove_parts(&file);
     Ok(PostponedDraft { kept_in, root })
 }
 
 /// Removes the draft at `path`, as the user asked.
 pub fn discard_draft(data_dir: &Path, path: &Path) -> Result<()> {
     let file = own_draft(data_dir, path)?;
-    std::fs::remove_file(file).map_err(compose_error)
+    std::fs::remove_file(&file).map_err(compose_error)?;
+    remove_parts(&file);
+    Ok(())
 }
 
 /// The drafts left from an earlier run (an editor or a program that ended first).

@@ -87,7 +87,7 @@ pub fn save_attachment_as(
 }
 
 /// `~/x` as the home directory's `x`.
-pub(super) fn expand_home(path: &Path) -> PathBuf {
+pub(crate) fn expand_home(path: &Path) -> PathBuf {
     match (path.strip_prefix("~"), dirs::home_dir()) {
         (Ok(rest), Some(home)) => home.join(rest),
         _ => path.to_path_buf(),

@@ -64,9 +64,19 @@ pub struct Draft {
     /// Message-IDs in angle brackets, space separated.
     pub in_reply_to: String,
     pub references: String,
+    /// Files to attach (`Attach:` lines, one path each, as mutt writes them).
+    pub attach: Vec<String>,
     /// Other headers the user wrote, in order.
     pub extra: Vec<(String, String)>,
     pub body: String,
+}
+
+/// A file attached to a message: its name, content type and bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
 }
 
 /// Why a draft cannot be read or sent.
@@ -203,6 +213,9 @@ impl Draft {
             }
             out.push_str(&format!("{name}: {}\n", one_line(value)));
         }
+        for path in &self.attach {
+            out.push_str(&format!("Attach: {}\n", one_line(path)));
+        }
         for (name, value) in &self.extra {
             out.push_str(&format!("{name}: {}\n", one_line(value)));
         }
@@ -258,6 +271,12 @@ impl Draft {
                 "subject" => &mut draft.subject,
                 "in-reply-to" => &mut draft.in_reply_to,
                 "references" => &mut draft.references,
+                "attach" => {
+                    if !value.is_empty() {
+                        draft.attach.push(value);
+                    }
+                    continue;
+                }
                 _ => {
                     draft.extra.push((name, value));
                     continue;
@@ -292,12 +311,14 @@ impl Draft {
     }
 
     /// The message to send (`to_send`: at least one recipient) or to keep as a
-    /// draft, dated `date` (Unix seconds) with the id `message_id` (no brackets).
+    /// draft, dated `date` (Unix seconds) with the id `message_id` (no brackets),
+    /// with `attachments` (the files of its `Attach:` lines, read by the caller).
     pub fn build(
         &self,
         date: i64,
         message_id: &str,
         to_send: bool,
+        attachments: &[Attachment],
     ) -> Result<Vec<u8>, ComposeError> {
         let from = self.sender()?;
         let to = parse_addresses("To", &self.to)?;
@@ -331,8 +352,11 @@ impl Draft {
         for (name, value) in &self.extra {
             builder = builder.header(name.clone(), Raw::new(one_line(value)));
         }
+        builder = builder.text_body(self.body.clone());
+        for a in attachments {
+            builder = builder.attachment(a.content_type.clone(), a.name.clone(), a.bytes.clone());
+        }
         builder
-            .text_body(self.body.clone())
             .write_to_vec()
             .map_err(|e| ComposeError::Build(e.to_string()))
     }

@@ -118,7 +118,7 @@ fn the_built_message_parses_back_with_every_header_and_character() {
     let long = "word ".repeat(60);
     d.body = format!("Grüße, see you at 7.\n{long}\n\n{}", d.body);
     let raw = d
-        .build(1_700_000_100, "new1@home.example", true)
+        .build(1_700_000_100, "new1@home.example", true, &[])
         .expect("builds");
     let m = parse_message(&raw).expect("parses");
     assert_eq!(m.from, vec![mb(Some("Åsa Öberg"), "asa@home.example")]);
@@ -138,22 +138,68 @@ fn the_built_message_parses_back_with_every_header_and_character() {
 #[test]
 fn a_message_to_send_needs_a_sender_and_a_recipient() {
     let mut d = Draft::new_message(ME);
-    assert_eq!(d.build(1, "i@x", true), Err(ComposeError::NoRecipient));
+    assert_eq!(d.build(1, "i@x", true, &[]), Err(ComposeError::NoRecipient));
     assert!(
-        d.build(1, "i@x", false).is_ok(),
+        d.build(1, "i@x", false, &[]).is_ok(),
         "a draft may have no recipient yet"
     );
     d.to = "not an address".into();
     assert!(matches!(
-        d.build(1, "i@x", true),
+        d.build(1, "i@x", true, &[]),
         Err(ComposeError::BadAddress { header: "To", .. })
     ));
     d.to = "b@y.example".into();
     d.from = String::new();
-    assert_eq!(d.build(1, "i@x", true), Err(ComposeError::NoFrom));
+    assert_eq!(d.build(1, "i@x", true, &[]), Err(ComposeError::NoFrom));
     d.from = "a@x.example, c@z.example".into();
     assert!(matches!(
-        d.build(1, "i@x", true),
+        d.build(1, "i@x", true, &[]),
         Err(ComposeError::BadFrom(_))
     ));
+}
+
+#[test]
+fn attach_lines_round_trip_and_become_attachments() {
+    let mut d = Draft::new_message("Ann <ann@home.example>");
+    d.to = "greta@hill.example".into();
+    d.subject = "Fence plan".into();
+    d.attach = vec!["~/plans/fence plan.pdf".into(), "/tmp/notes.txt".into()];
+    d.body = "The plan and my notes.\n".into();
+    let text = d.to_text();
+    assert!(
+        text.contains("Attach: ~/plans/fence plan.pdf\nAttach: /tmp/notes.txt\n"),
+        "{text}"
+    );
+    assert_eq!(Draft::from_text(&text).expect("reads back"), d);
+
+    let pdf = b"%PDF-1.4 not really\x00\xff".to_vec();
+    let files = [
+        Attachment {
+            name: "fence plan.pdf".into(),
+            content_type: "application/pdf".into(),
+            bytes: pdf.clone(),
+        },
+        Attachment {
+            name: "notes.txt".into(),
+            content_type: "text/plain".into(),
+            bytes: b"posts every 2 m\n".to_vec(),
+        },
+    ];
+    let raw = d
+        .build(1_700_000_200, "att1@home.example", true, &files)
+        .expect("builds");
+    let m = parse_message(&raw).expect("parses");
+    assert_eq!(
+        m.body.replace("\r\n", "\n").trim_end(),
+        "The plan and my notes."
+    );
+    let names: Vec<Option<String>> = m.attachments.iter().map(|a| a.name.clone()).collect();
+    assert_eq!(
+        names,
+        [Some("fence plan.pdf".into()), Some("notes.txt".into())]
+    );
+    assert_eq!(m.attachment_bytes[0], pdf, "binary bytes arrive unchanged");
+    // Attach lines are Quoth's own: they never reach the message's headers.
+    let head = String::from_utf8_lossy(&raw);
+    assert!(!head.to_ascii_lowercase().contains("attach: "), "{head}");
 }
