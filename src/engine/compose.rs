@@ -15,6 +15,7 @@ use crate::source::imap::config::ComposeConfig;
 use crate::source::imap::AccountConfig;
 use crate::source::maildir::is_maildir;
 use crate::source::{read_location, SourceLocation};
+use crate::store::imap_appends::{AppendTo, ImapAppends, PendingAppend};
 use crate::store::{Store, StoredMessage};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,8 +27,8 @@ const DEFAULT_TIMEOUT_S: u64 = 120;
 
 /// Folder names taken for sent mail and drafts (without case or a Maildir++ dot);
 /// the first is made when none exists.
-const SENT_NAMES: &[&str] = &["sent", "sent items", "sent messages", "sent mail"];
-const DRAFT_NAMES: &[&str] = &["drafts", "draft"];
+pub(super) const SENT_NAMES: &[&str] = &["sent", "sent items", "sent messages", "sent mail"];
+pub(super) const DRAFT_NAMES: &[&str] = &["drafts", "draft"];
 
 /// How mail is written: `[compose]` and the accounts' own From and sendmail.
 #[derive(Debug, Clone, Default)]
@@ -75,6 +76,29 @@ impl ComposeSettings {
             .unwrap_or_else(|| DEFAULT_SENDMAIL.to_string())
     }
 
+    /// The IMAP account whose server keeps the Sent and Drafts of mail written
+    /// to `msg`: the original's own; for a new message, the account whose From is
+    /// the draft's sender.
+    fn server_of(&self, msg: Option<&StoredMessage>, sender: Option<&str>) -> Option<String> {
+        if let Some(m) = msg {
+            return match &m.location {
+                SourceLocation::Imap { account, .. } => Some(account.clone()),
+                _ => None,
+            };
+        }
+        let sender = sender?;
+        self.accounts
+            .iter()
+            .find(|(_, from, _)| {
+                from.as_deref().is_some_and(|f| {
+                    crate::mail::parse::address_header(f)
+                        .iter()
+                        .any(|m| m.address.eq_ignore_ascii_case(sender))
+                })
+            })
+            .map(|a| a.0.clone())
+    }
+
     fn timeout(&self) -> Duration {
         Duration::from_secs(self.compose.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S).max(1))
     }
@@ -97,6 +121,8 @@ pub struct SentMail {
     pub kept_in: Option<String>,
     /// The Maildir holding it, to be read again.
     pub root: Option<PathBuf>,
+    /// The IMAP account whose server keeps the copy (appended by the next sync).
+    pub to_server: Option<String>,
     /// What went wrong after the message was sent (keeping a copy, flagging).
     pub warning: Option<String>,
 }
@@ -105,7 +131,10 @@ pub struct SentMail {
 #[derive(Debug, Clone)]
 pub struct PostponedDraft {
     pub kept_in: String,
-    pub root: PathBuf,
+    /// The Maildir holding it, to be read again (none: it waits for a server).
+    pub root: Option<PathBuf>,
+    /// The IMAP account whose server keeps it (appended by the next sync).
+    pub to_server: Option<String>,
 }
 
 /// Where drafts being edited live.
@@ -327,16 +356,23 @@ pub fn send_draft(
     }
     // Sent: whatever follows must not lose the message or send it twice.
     let mut warnings = Vec::new();
-    let (kept_in, root) = match keep_in_folder(
-        store,
-        data_dir,
-        settings,
-        msg.as_ref(),
-        SENT_NAMES,
-        &raw,
-        "S",
-    ) {
-        Ok((folder, root)) => (Some(folder), Some(root)),
+    let to_server = settings.server_of(msg.as_ref(), Some(&sender.address));
+    let kept = match &to_server {
+        Some(account) => keep_on_server(store, account, AppendTo::Sent, "(\\Seen)", &raw)
+            .map(|folder| (folder, None)),
+        None => keep_in_folder(
+            store,
+            data_dir,
+            settings,
+            msg.as_ref(),
+            SENT_NAMES,
+            &raw,
+            "S",
+        )
+        .map(|(folder, root)| (folder, Some(root))),
+    };
+    let (kept_in, root) = match kept {
+        Ok((folder, root)) => (Some(folder), root),
         Err(e) => {
             warnings.push(format!("sent, but no copy was kept: {e}"));
             (None, None)
@@ -357,6 +393,7 @@ pub fn send_draft(
         recipients,
         kept_in,
         root,
+        to_server,
         warning: (!warnings.is_empty()).then(|| warnings.join("; ")),
     })
 }
@@ -387,18 +424,33 @@ pub fn postpone_draft(
             &files,
         )
         .map_err(compose_error)?;
-    let (kept_in, root) = keep_in_folder(
-        store,
-        data_dir,
-        settings,
-        msg.as_ref(),
-        DRAFT_NAMES,
-        &raw,
-        "DS",
-    )?;
+    let sender = draft.sender().ok().map(|s| s.address);
+    let to_server = settings.server_of(msg.as_ref(), sender.as_deref());
+    let (kept_in, root) = match &to_server {
+        Some(account) => (
+            keep_on_server(store, account, AppendTo::Drafts, "(\\Draft \\Seen)", &raw)?,
+            None,
+        ),
+        None => {
+            let (folder, root) = keep_in_folder(
+                store,
+                data_dir,
+                settings,
+                msg.as_ref(),
+                DRAFT_NAMES,
+                &raw,
+                "DS",
+            )?;
+            (folder, Some(root))
+        }
+    };
     std::fs::remove_file(&file).map_err(compose_error)?;
     remove_parts(&file);
-    Ok(PostponedDraft { kept_in, root })
+    Ok(PostponedDraft {
+        kept_in,
+        root,
+        to_server,
+    })
 }
 
 /// Removes the draft at `path`, as the user asked.
@@ -459,6 +511,30 @@ fn keep_in_folder(
         format!("{root_name}/{rel}")
     };
     Ok((shown, root))
+}
+
+/// Records `raw` for the Sent or Drafts folder of `account`'s server, appended by
+/// the next sync; returns the folder as the user reads it.
+fn keep_on_server(
+    store: &Store,
+    account: &str,
+    to: AppendTo,
+    flags: &str,
+    raw: &[u8],
+) -> Result<String> {
+    ImapAppends::open(store.db())?.queue(
+        account,
+        &PendingAppend {
+            to,
+            flags: flags.to_string(),
+            raw: raw.to_vec(),
+        },
+    )?;
+    let folder = match to {
+        AppendTo::Sent => "Sent",
+        AppendTo::Drafts => "Drafts",
+    };
+    Ok(format!("{account}/{folder} (with the next sync)"))
 }
 
 /// The Maildir whose Sent and Drafts keep mail written to `msg`: its own; else

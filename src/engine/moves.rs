@@ -376,7 +376,7 @@ pub(super) fn settle_renames(store: &Store) -> Result<usize> {
 
 /// The server folder whose last name part is one of `names` (without case), or
 /// `made` (created on the server when the move is sent).
-fn server_folder(known: &[String], names: &[&str], made: &str) -> String {
+pub(super) fn server_folder(known: &[String], names: &[&str], made: &str) -> String {
     known
         .iter()
         .find(|f| {

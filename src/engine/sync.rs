@@ -21,6 +21,7 @@ use crate::mail::identity::content_key;
 use crate::mail::model::MessageKey;
 use crate::source::imap::{connect, AccountConfig, ImapError, ImapSession};
 use crate::source::{RawMail, SourceLocation};
+use crate::store::imap_appends::{AppendTo, ImapAppends};
 use crate::store::imap_changes::{ImapChanges, PendingChange};
 use crate::store::sync_state::{FolderCursor, ImapRef, SyncState, UidEntry};
 use crate::store::QuarantineItem;
@@ -175,7 +176,8 @@ async fn sync_account_once<A: EngineAccess>(
     let state = SyncState::open(access.store().db())?;
     let mut session = connect(account, opts.timeout).await?;
     let acct = account.name.as_str();
-    let touched = send_changes(access.store(), &mut session, &state, acct, report).await?;
+    let mut touched = send_changes(access.store(), &mut session, &state, acct, report).await?;
+    send_appends(access.store(), &mut session, acct, report, &mut touched).await?;
     // Folders that got mail first: the message is found there before its old UID
     // is let go, so it stays in the store throughout.
     let folders = match &opts.only_folder {
@@ -364,6 +366,55 @@ async fn send_changes(
 
 /// The Maildir letter of IMAP's `\Deleted`.
 const DELETED: char = 'T';
+
+/// Appends the messages written in Quoth for the server's folders (sent copies,
+/// postponed drafts), each cleared once the server has it; the folders they went
+/// to are synced next, which reads them into the store.
+async fn send_appends(
+    store: &crate::store::Store,
+    session: &mut ImapSession,
+    acct: &str,
+    report: &mut AccountReport,
+    touched: &mut Touched,
+) -> Result<()> {
+    let appends = ImapAppends::open(store.db())?;
+    let waiting = appends.of_account(acct)?;
+    if waiting.is_empty() {
+        return Ok(());
+    }
+    let listed = session.folders().await?;
+    for (key, append) in waiting {
+        let (names, made) = match append.to {
+            AppendTo::Sent => (super::compose::SENT_NAMES, "Sent"),
+            AppendTo::Drafts => (super::compose::DRAFT_NAMES, "Drafts"),
+        };
+        let folder = super::moves::server_folder(&listed, names, made);
+        let sent = async {
+            if !listed.contains(&folder) {
+                session.create_folder(&folder).await?;
+            }
+            session
+                .append(&folder, Some(&append.flags), &append.raw)
+                .await
+        }
+        .await;
+        match sent {
+            Ok(()) => report.changes_sent += 1,
+            Err(ImapError::Protocol {
+                reason,
+                transient: false,
+                ..
+            }) => report
+                .changes_refused
+                .push((folder.clone(), format!("APPEND: {reason}"))),
+            Err(e) => return Err(e.into()),
+        }
+        appends.done(&key)?;
+        store.flush()?;
+        touched.targets.insert(folder);
+    }
+    Ok(())
+}
 
 async fn send_change(
     session: &mut ImapSession,

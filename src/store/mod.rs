@@ -2,6 +2,7 @@
 
 pub mod db;
 pub mod file_renames;
+pub mod imap_appends;
 pub mod imap_changes;
 pub mod jobs;
 pub mod records;

@@ -333,7 +333,8 @@ fn a_reply_goes_to_the_editor_then_asks_and_a_failed_send_keeps_the_draft() {
         req: postpone,
         postponed: Box::new(crate::engine::compose::PostponedDraft {
             kept_in: "mail/drafts".into(),
-            root: "/mail".into(),
+            root: Some("/mail".into()),
+            to_server: None,
         }),
     }));
     assert!(!app.has_draft());

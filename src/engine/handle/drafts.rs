@@ -39,6 +39,9 @@ pub(super) fn serve(shared: &Shared, request: EngineRequest) {
             match result {
                 Ok(sent) => {
                     let root = sent.root.clone();
+                    if let Some(account) = &sent.to_server {
+                        shared.push_to_server(account);
+                    }
                     shared.emit(EngineEvent::DraftSent {
                         req,
                         sent: Box::new(sent),
@@ -63,11 +66,14 @@ pub(super) fn serve(shared: &Shared, request: EngineRequest) {
             match result {
                 Ok(postponed) => {
                     let root = postponed.root.clone();
+                    if let Some(account) = &postponed.to_server {
+                        shared.push_to_server(account);
+                    }
                     shared.emit(EngineEvent::DraftPostponed {
                         req,
                         postponed: Box::new(postponed),
                     });
-                    read_again(shared, Some(root));
+                    read_again(shared, root);
                 }
                 Err(e) => shared.error(Some(req), e),
             }

@@ -441,7 +441,8 @@ impl ImapSession {
         ))
     }
 
-    /// APPENDs a message (used by tests and the benchmark to play the sender).
+    /// APPENDs a message with IMAP `flags` (`(\Seen)`): a sent copy or a draft, or
+    /// in tests and the benchmark, mail from a sender.
     pub async fn append(
         &mut self,
         folder: &str,
