@@ -675,3 +675,37 @@ fn flags_and_moves_made_in_the_ui_reach_the_server() {
         assert_eq!(local.get(folder), Some(rows), "{folder}: local {local:#?}");
     }
 }
+
+#[test]
+fn the_raw_view_of_imap_mail_is_read_from_the_server_leaving_it_unread() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let sent = message(7, "oryx", "5 Jan 2024 10:00:00 +0000");
+    append(&server, "INBOX", std::slice::from_ref(&sent));
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let mut ui = Ui::open(&work.path().join("data"), &config);
+    ui.wait("the first sync", 60, |e| {
+        matches!(e, EngineEvent::Synced { account, .. } if account == ACCOUNT).then_some(())
+    });
+    let hits = ui.search("subject:\"oryx sighting 7\"");
+    assert_eq!(hits.len(), 1);
+    let key = quoth::mail::model::MessageKey::from_hex(&hits[0].key).expect("key");
+    ui.send(EngineRequest::Raw { req: 900, key });
+    let raw = ui.wait("the raw message", 30, |e| match e {
+        EngineEvent::Raw { req: 900, raw, .. } => Some(raw.clone()),
+        EngineEvent::Error {
+            req: Some(900),
+            message,
+        } => panic!("the raw view failed: {message}"),
+        _ => None,
+    });
+    assert_eq!(raw, sent, "the bytes the server holds, headers and all");
+    let state = server_state(&server);
+    let flags = holds(&state, "INBOX", &hits[0].key).expect("still on the server");
+    assert!(
+        !flags.contains('S'),
+        "reading it raw does not mark it read: {flags}"
+    );
+}

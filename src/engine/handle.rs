@@ -45,6 +45,8 @@ pub type RequestId = u64;
 pub const SEARCH_LIMIT: usize = 200;
 /// The most search results one request gets.
 pub const SEARCH_LIMIT_MAX: usize = 20_000;
+/// How long reading one message from its IMAP server may take.
+const RAW_FETCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Thread summaries sent per [`EngineEvent::ThreadList`] batch: the first batch is on
 /// screen before a large mailbox's whole list has been read.
@@ -319,6 +321,8 @@ struct Shared {
     /// when the front end drops its handle.
     imap: Mutex<Option<mpsc::UnboundedSender<WatchCommand>>>,
     compose: super::compose::ComposeSettings,
+    /// The IMAP accounts, for reading a message from its server.
+    accounts: Vec<AccountConfig>,
 }
 
 /// What the handle runs besides answering requests.
@@ -371,6 +375,7 @@ impl EngineHandle {
             embed_again: AtomicBool::new(false),
             imap: Mutex::new(None),
             compose: super::compose::ComposeSettings::new(options.compose, &options.accounts),
+            accounts: options.accounts.clone(),
         });
         if !options.accounts.is_empty() {
             imap::start(&shared, runtime, options.accounts, options.watch);
@@ -556,7 +561,17 @@ fn serve(shared: &Shared, request: EngineRequest) {
             }
         }
         EngineRequest::Raw { req, key } => {
-            match super::message_files::raw_message(&shared.store, &key) {
+            // IMAP mail is fetched from its server (this runs on a blocking thread
+            // of the handle's runtime, so it may wait there).
+            let raw = tokio::runtime::Handle::current().block_on(
+                super::message_files::raw_message_anywhere(
+                    &shared.store,
+                    &shared.accounts,
+                    &key,
+                    RAW_FETCH_TIMEOUT,
+                ),
+            );
+            match raw {
                 Ok(raw) => shared.emit(EngineEvent::Raw { req, key, raw }),
                 Err(e) => shared.error(Some(req), e),
             }

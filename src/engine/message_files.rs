@@ -2,11 +2,14 @@
 //! asks: for the reader's raw view, piping a message to a command, and saving.
 
 use super::{EngineError, Result};
+use crate::mail::identity::content_key;
 use crate::mail::model::MessageKey;
+use crate::source::imap::AccountConfig;
 use crate::source::maildir::find_renamed;
 use crate::source::{read_location, SourceLocation};
 use crate::store::Store;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 fn file_error(e: impl std::fmt::Display) -> EngineError {
     EngineError::MailSource(e.to_string())
@@ -35,6 +38,55 @@ pub fn raw_message(store: &Store, key: &MessageKey) -> Result<Vec<u8>> {
             other => Err(file_error(format!("{}: {e}", other.describe()))),
         },
     }
+}
+
+/// The raw bytes of a message, from its server when it is IMAP mail (a
+/// `BODY.PEEK[]` fetch, which leaves it unread); a message at that UID that is not
+/// this one (the folder changed since the last sync) is refused.
+pub async fn raw_message_anywhere(
+    store: &Store,
+    accounts: &[AccountConfig],
+    key: &MessageKey,
+    timeout: Duration,
+) -> Result<Vec<u8>> {
+    let msg = store
+        .message(key)?
+        .ok_or_else(|| EngineError::NoSuchMessage(key.to_hex()))?;
+    let SourceLocation::Imap {
+        account,
+        folder,
+        uidvalidity,
+        uid,
+    } = &msg.location
+    else {
+        return raw_message(store, key);
+    };
+    let config = accounts
+        .iter()
+        .find(|a| a.name == *account)
+        .ok_or_else(|| {
+            EngineError::MailSource(format!(
+                "the message is on the server of {account}, which is not in the config file"
+            ))
+        })?;
+    let mut session = crate::source::imap::connect(config, timeout).await?;
+    let status = session.select(folder).await?;
+    let fetched = if status.uidvalidity == *uidvalidity {
+        session.fetch_messages(folder, &[*uid]).await?
+    } else {
+        Vec::new()
+    };
+    session.logout().await;
+    let raw = fetched
+        .into_iter()
+        .find_map(|m| m.raw)
+        .filter(|raw| content_key(raw) == *key)
+        .ok_or_else(|| {
+            EngineError::MailSource(format!(
+                "{account}/{folder} no longer holds this message where it was; the next sync finds it"
+            ))
+        })?;
+    Ok(raw)
 }
 
 /// Writes attachment `index` of a message to `to` (a file, or a directory to put
