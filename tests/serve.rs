@@ -124,6 +124,14 @@ fn the_cli_and_the_http_api_share_one_server() {
     assert!(status["embedding"]["total"].as_u64().is_some(), "{status}");
     let stats = json_of(&dir, &["stats"]);
     assert!(stats["messages"].as_u64().unwrap_or(0) > 0, "{stats}");
+    // A server without a UI cannot show a message, and says so.
+    let open = quoth(&dir).args(["open", &cited]).output().expect("runs");
+    assert!(!open.status.success());
+    assert!(
+        String::from_utf8_lossy(&open.stderr).contains("no UI open"),
+        "{}",
+        String::from_utf8_lossy(&open.stderr)
+    );
     let bad = quoth(&dir)
         .args(["search", "from:("])
         .output()

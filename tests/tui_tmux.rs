@@ -416,6 +416,29 @@ fn cli_clients_and_an_ingest_go_through_the_open_ui() {
     );
     tmux.wait_for("the new thread", 60, |s| s.contains("Greenhouse permit"));
 
+    // Another mail client asks the open UI to show a message (`quoth open`).
+    let out = cli(&data)
+        .args(["open", "<permit-1@example.com>"])
+        .output()
+        .expect("open runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("shown in the open Quoth UI: Greenhouse permit approved"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    tmux.wait_for("the message in the reader", 30, |s| {
+        s.contains("The permit came through today.") && s.contains("reader")
+    });
+    // Back to the list, as from any message opened there.
+    tmux.send(&["q"]);
+    tmux.wait_for("the thread list again", 10, |s| s.contains(" threads "));
+
     quit(&tmux);
     let deadline = Instant::now() + Duration::from_secs(10);
     while data.join("server.sock").exists() && Instant::now() < deadline {
@@ -721,5 +744,42 @@ fn a_message_is_piped_to_a_command_and_the_ui_comes_back() {
     }
     assert!(found, "the command got a demo file's bytes exactly");
     tmux.send(&["Escape"]);
+    quit(&tmux);
+}
+
+/// `quoth open ID` with no UI open starts one on that message.
+#[test]
+fn quoth_open_starts_the_ui_on_the_message() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let data = tmp.path().join("data");
+    let out = cli(&data)
+        .args(["ingest", "--no-embed"])
+        .arg(common::demo_mailbox())
+        .output()
+        .expect("ingest runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let no_accounts = tmp.path().join("no-accounts.toml");
+    std::fs::write(&no_accounts, "").expect("config");
+    let tmux = Tmux::start(&format!(
+        "env -u XDG_RUNTIME_DIR QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 \
+         TERM=xterm-256color '{}' open '<20240206203012.378cf7a473@northwind.example>'",
+        data.display(),
+        no_accounts.display(),
+        env!("CARGO_BIN_EXE_quoth"),
+    ));
+    tmux.wait_for("the message in the reader", 60, |s| {
+        s.contains("Your stock option grant")
+            && s.contains("$14.50 per share")
+            && s.contains("reader")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for("the thread list", 10, |s| s.contains(" threads "));
     quit(&tmux);
 }

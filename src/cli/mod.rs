@@ -168,6 +168,9 @@ pub enum Command {
         #[arg(long)]
         yes: bool,
     },
+    /// Show a message (a Message-ID or key) in Quoth's UI: the open one, or a new
+    /// one started in this terminal.
+    Open { message: String },
     /// List the messages that could not be read, with the reason.
     Quarantine,
     /// Rebuild the search index from the store.
@@ -194,6 +197,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             llm: cli.llm,
             keymap: cli.keymap,
             config: cli.config,
+            open: None,
         });
     };
     let data_dir = data_dir(cli.data_dir.clone())?;
@@ -303,6 +307,28 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Expunge { yes } => match connect(&data_dir)? {
             Some(mut c) => move_mail::expunge_remote(&mut c, yes, json),
             None => move_mail::expunge(&mut open(&data_dir)?, yes, json),
+        },
+        Command::Open { message } => match connect(&data_dir)? {
+            Some(mut c) => {
+                let shown = c.call(Op::Reveal { message }, &mut |_| {})?;
+                if json {
+                    output::print_json(&shown)?;
+                } else {
+                    outln!(
+                        "shown in the open Quoth UI: {}",
+                        output::safe_line(shown["subject"].as_str().unwrap_or_default())
+                    );
+                }
+                Ok(0)
+            }
+            None => tui::run(tui::TuiArgs {
+                data_dir: cli.data_dir,
+                maildir: None,
+                llm: cli.llm,
+                keymap: cli.keymap,
+                config: cli.config,
+                open: Some(message),
+            }),
         },
         Command::Quarantine => quarantine::run(&open(&data_dir)?, json),
         Command::Reindex => reindex::run(&mut open(&data_dir)?, json),

@@ -24,6 +24,8 @@ pub struct TuiArgs {
     pub keymap: Preset,
     /// `--config` or QUOTH_CONFIG, when given.
     pub config: Option<PathBuf>,
+    /// A message to show at once (`quoth open`): a Message-ID or key.
+    pub open: Option<String>,
 }
 
 /// Where the store lives and what to ingest first.
@@ -124,6 +126,14 @@ pub fn run(args: TuiArgs) -> Result<i32> {
         .build()?;
     let engine = open(&plan.data_dir)?;
     let mut app_note_later = None;
+    let reveal = match args.open.as_deref().map(|id| engine.find_message(id)) {
+        Some(Ok(m)) => Some(m.key),
+        Some(Err(e)) => {
+            app_note_later = Some(format!("cannot open that message: {e}"));
+            None
+        }
+        None => None,
+    };
     let options = HandleOptions {
         accounts,
         compose: compose_config(args.config.as_deref()),
@@ -135,7 +145,11 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     let api = quoth::serve::api::Api::over(
         handle.share(),
         Box::new(move |request| requests.send(request).is_ok()),
-    );
+    )
+    .with_front_end();
+    if let Some(key) = reveal {
+        handle.send(EngineRequest::Reveal { key });
+    }
     let _alongside = match quoth::serve::serve_alongside(api, &plan.data_dir, runtime.handle()) {
         Ok(a) => Some(a),
         Err(e) => {

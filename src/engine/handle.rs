@@ -121,6 +121,8 @@ pub enum EngineRequest {
         key: MessageKey,
         target: super::moves::MoveTarget,
     },
+    /// Show a message in the front end (another program asked: `quoth open`).
+    Reveal { key: MessageKey },
     /// Empty the trash folders for good (`confirm`), or only say what they hold.
     Expunge { req: RequestId, confirm: bool },
     /// Write a draft for the user's editor: a reply, reply to all or forward of
@@ -203,6 +205,12 @@ pub enum EngineEvent {
     Moved {
         req: RequestId,
         outcome: Box<super::moves::MoveOutcome>,
+    },
+    /// Another program asked the front end to show this message of this thread.
+    Reveal {
+        key: MessageKey,
+        thread: ThreadId,
+        subject: String,
     },
     /// The trash was emptied, or (not `done`) what it holds.
     Expunged {
@@ -523,6 +531,21 @@ fn serve(shared: &Shared, request: EngineRequest) {
                     })
                 }
                 Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::Reveal { key } => {
+            let found = shared
+                .store
+                .message(&key)
+                .and_then(|m| Ok((m, shared.store.thread_of(&key)?)));
+            match found {
+                Ok((Some(m), Some(thread))) => shared.emit(EngineEvent::Reveal {
+                    key,
+                    thread,
+                    subject: m.subject,
+                }),
+                Ok(_) => shared.error(None, super::EngineError::NoSuchMessage(key.to_hex())),
+                Err(e) => shared.error(None, e),
             }
         }
         EngineRequest::Expunge { req, confirm } => {

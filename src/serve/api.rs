@@ -37,6 +37,8 @@ pub struct Api {
     background: Background,
     /// Asks of one named session run one at a time, so follow-ups see each other.
     sessions: Mutex<()>,
+    /// Whether a UI shows the handle's events (it can show a message asked for).
+    front_end: bool,
 }
 
 impl Api {
@@ -47,7 +49,14 @@ impl Api {
             engine,
             background,
             sessions: Mutex::new(()),
+            front_end: false,
         }
+    }
+
+    /// The API of a handle whose events a UI shows.
+    pub fn with_front_end(mut self) -> Self {
+        self.front_end = true;
+        self
     }
 
     /// Runs `f` with the engine for reading.
@@ -102,6 +111,7 @@ impl Api {
             ),
             Op::Threads { limit } => self.threads(limit.unwrap_or(DEFAULT_THREAD_LIMIT)),
             Op::Move { query, to, limit } => self.move_matching(&query, &to, limit),
+            Op::Reveal { message } => self.reveal(&message),
             Op::Expunge { confirm: false } => {
                 to_value(&self.with(|e| e.expunge_preview()).map_err(engine_error)?)
             }
@@ -252,6 +262,20 @@ impl Api {
             (self.background)(EngineRequest::Threads);
         }
         to_value(&report)
+    }
+
+    fn reveal(&self, message: &str) -> Result<Value, ApiError> {
+        if !self.front_end {
+            return Err(ApiError::new(
+                ErrorKind::Refused,
+                "this Quoth server has no UI open to show the message in",
+            ));
+        }
+        let msg = self
+            .with(|e| e.find_message(message))
+            .map_err(engine_error)?;
+        self.queue(EngineRequest::Reveal { key: msg.key })?;
+        Ok(json!({ "shown": msg.key.to_hex(), "subject": msg.subject }))
     }
 
     fn queue(&self, request: EngineRequest) -> Result<Value, ApiError> {

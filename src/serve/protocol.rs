@@ -122,6 +122,9 @@ pub enum Op {
         #[serde(default)]
         confirm: bool,
     },
+    /// `quoth open`: the open UI shows this message (Message-ID or key); refused
+    /// by a server with no UI.
+    Reveal { message: String },
     /// Stop the server when it was started in the background for a client (a
     /// foreground `quoth serve` refuses).
     Shutdown,

@@ -353,6 +353,13 @@ impl App {
         self.open_thread(id, subject, None, at);
     }
 
+    /// Shows a message another program asked for (`quoth open`), as opening it
+    /// from the list would; back returns to where the user was.
+    pub(super) fn reveal(&mut self, key: MessageKey, thread: ThreadId, subject: String) {
+        self.jumps.push(self.place());
+        self.open_thread(thread, subject, None, ReaderPlace::Message(key));
+    }
+
     /// Opens a thread at a place in it: a highlighted quote, else the message
     /// `show` (one of its copies), else message number `message`.
     fn open_thread(

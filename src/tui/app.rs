@@ -330,6 +330,11 @@ impl App {
                 self.in_flight.remove(&req);
                 self.moved(req, *outcome);
             }
+            EngineEvent::Reveal {
+                key,
+                thread,
+                subject,
+            } => self.reveal(key, thread, subject),
             EngineEvent::Expunged { req, report } => {
                 self.in_flight.remove(&req);
                 self.expunged(report);
