@@ -124,6 +124,28 @@ fn the_cli_and_the_http_api_share_one_server() {
     assert!(status["embedding"]["total"].as_u64().is_some(), "{status}");
     let stats = json_of(&dir, &["stats"]);
     assert!(stats["messages"].as_u64().unwrap_or(0) > 0, "{stats}");
+    // The quarantine and a reindex go through the server; a rebuild, which needs
+    // the data directory to itself, says why it cannot run.
+    let quarantined = json_of(&dir, &["quarantine"]);
+    assert!(quarantined.is_array(), "{quarantined}");
+    let reindexed = json_of(&dir, &["reindex"]);
+    assert_eq!(reindexed["indexed"], stats["messages"], "{reindexed}");
+    let rebuild = quoth(&dir).args(["rebuild"]).output().expect("runs");
+    assert!(!rebuild.status.success());
+    assert!(
+        String::from_utf8_lossy(&rebuild.stderr).contains("in use by a running Quoth"),
+        "{}",
+        String::from_utf8_lossy(&rebuild.stderr)
+    );
+    let eval = quoth(&dir)
+        .args(["eval", "tests/answers/enron_eval.jsonl"])
+        .output()
+        .expect("runs");
+    assert!(
+        String::from_utf8_lossy(&eval.stderr).contains("in use by a running Quoth"),
+        "{}",
+        String::from_utf8_lossy(&eval.stderr)
+    );
     // A server without a UI cannot show a message, and says so.
     let open = quoth(&dir).args(["open", &cited]).output().expect("runs");
     assert!(!open.status.success());

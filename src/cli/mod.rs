@@ -330,9 +330,23 @@ pub fn run(cli: Cli) -> Result<i32> {
                 open: Some(message),
             }),
         },
-        Command::Quarantine => quarantine::run(&open(&data_dir)?, json),
-        Command::Reindex => reindex::run(&mut open(&data_dir)?, json),
-        Command::Rebuild => reindex::rebuild(&data_dir, json),
+        Command::Quarantine => match connect(&data_dir)? {
+            Some(mut c) => quarantine::run_remote(&mut c, json),
+            None => quarantine::run(&open(&data_dir)?, json),
+        },
+        Command::Reindex => match connect(&data_dir)? {
+            Some(mut c) => reindex::run_remote(&mut c, json),
+            None => reindex::run(&mut open(&data_dir)?, json),
+        },
+        Command::Rebuild => {
+            if connect(&data_dir)?.is_some() {
+                anyhow::bail!(
+                    "{} is in use by a running Quoth (its UI or `quoth serve`), and a rebuild                      needs it to itself: quit that first",
+                    data_dir.display()
+                );
+            }
+            reindex::rebuild(&data_dir, json)
+        }
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
         Command::Bench(args) => bench::run(args, json),
         Command::Sync(args) => sync::run(&data_dir, args, json),
@@ -355,8 +369,21 @@ fn connect(data_dir: &std::path::Path) -> Result<Option<Client>> {
 }
 
 fn open(data_dir: &std::path::Path) -> Result<Engine> {
-    let engine = Engine::open(data_dir)
-        .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))?;
+    let engine = match Engine::open(data_dir) {
+        Ok(e) => e,
+        // A command that needs the data directory to itself, while a UI or
+        // `quoth serve` holds it.
+        Err(e) if matches!(Client::connect(data_dir), Ok(Some(_))) => anyhow::bail!(
+            "{} is in use by a running Quoth (its UI or `quoth serve`), and this command              needs it to itself: quit that first ({e})",
+            data_dir.display()
+        ),
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!(
+                "opening the Quoth data directory {}",
+                data_dir.display()
+            )))
+        }
+    };
     for note in engine.open_notes() {
         eprintln!("note: {note}");
     }

@@ -3,27 +3,34 @@
 use super::output::{print_json, safe_line};
 use anyhow::Result;
 use quoth::engine::Engine;
-use serde_json::json;
+use quoth::serve::client::Client;
+use quoth::serve::protocol::Op;
+use serde_json::Value;
 
 pub fn run(engine: &Engine, json: bool) -> Result<i32> {
-    let items = engine.store().quarantined()?;
+    show(&quoth::serve::api::quarantine_json(engine)?, json)
+}
+
+/// The quarantine of the data directory's server.
+pub fn run_remote(client: &mut Client, json: bool) -> Result<i32> {
+    show(&client.call(Op::Quarantine, &mut |_| {})?, json)
+}
+
+fn show(list: &Value, json: bool) -> Result<i32> {
     if json {
-        let list: Vec<_> = items
-            .iter()
-            .map(|q| json!({"source": q.location.describe(), "folder": q.folder, "reason": q.reason, "bytes": q.raw.len()}))
-            .collect();
-        print_json(&list)?;
+        print_json(list)?;
         return Ok(0);
     }
+    let items = list.as_array().map(Vec::as_slice).unwrap_or_default();
     if items.is_empty() {
         outln!("nothing is quarantined");
     }
-    for q in &items {
+    for q in items {
         outln!(
             "{}\n    {} ({} bytes kept)",
-            safe_line(&q.location.describe()),
-            safe_line(&q.reason),
-            q.raw.len()
+            safe_line(q["source"].as_str().unwrap_or_default()),
+            safe_line(q["reason"].as_str().unwrap_or_default()),
+            q["bytes"].as_u64().unwrap_or(0)
         );
     }
     Ok(0)

@@ -10,13 +10,29 @@ pub fn run(engine: &mut Engine, json: bool) -> Result<i32> {
     let n = engine.reindex(&mut |_, _| {})?;
     let secs = started.elapsed().as_secs_f64();
     let queued = engine.queue_unread_attachments()?;
+    report(
+        &json!({"indexed": n, "seconds": secs, "attachments_queued": queued}),
+        json,
+    )
+}
+
+/// Reindexes in the data directory's server (its reads wait meanwhile).
+pub fn run_remote(client: &mut quoth::serve::client::Client, json: bool) -> Result<i32> {
+    let v = client.call(quoth::serve::protocol::Op::Reindex, &mut |_| {})?;
+    report(&v, json)
+}
+
+fn report(v: &serde_json::Value, json: bool) -> Result<i32> {
     if json {
-        print_json(&json!({"indexed": n, "seconds": secs, "attachments_queued": queued}))?;
-    } else {
-        outln!("reindexed {n} messages in {secs:.2} s");
-        if queued > 0 {
-            outln!("{queued} attachments not read yet: `quoth embed` reads them");
-        }
+        print_json(v)?;
+        return Ok(0);
+    }
+    let n = v["indexed"].as_u64().unwrap_or(0);
+    let secs = v["seconds"].as_f64().unwrap_or(0.0);
+    outln!("reindexed {n} messages in {secs:.2} s");
+    let queued = v["attachments_queued"].as_u64().unwrap_or(0);
+    if queued > 0 {
+        outln!("{queued} attachments not read yet: `quoth embed` reads them");
     }
     Ok(0)
 }

@@ -112,6 +112,8 @@ impl Api {
             Op::Threads { limit } => self.threads(limit.unwrap_or(DEFAULT_THREAD_LIMIT)),
             Op::Move { query, to, limit } => self.move_matching(&query, &to, limit),
             Op::Reveal { message } => self.reveal(&message),
+            Op::Quarantine => self.with(quarantine_json).map_err(engine_error),
+            Op::Reindex => self.reindex(),
             Op::Expunge { confirm: false } => {
                 to_value(&self.with(|e| e.expunge_preview()).map_err(engine_error)?)
             }
@@ -264,6 +266,26 @@ impl Api {
         to_value(&report)
     }
 
+    fn reindex(&self) -> Result<Value, ApiError> {
+        let mut result = None;
+        self.engine.write_with(&mut |e| {
+            let started = std::time::Instant::now();
+            result = Some(e.reindex(&mut |_, _| {}).and_then(|n| {
+                let queued = e.queue_unread_attachments()?;
+                Ok(json!({
+                    "indexed": n,
+                    "seconds": started.elapsed().as_secs_f64(),
+                    "attachments_queued": queued,
+                }))
+            }));
+        });
+        let value = result
+            .unwrap_or_else(|| Err(EngineError::MailSource("the reindex did not run".into())))
+            .map_err(engine_error)?;
+        (self.background)(EngineRequest::Threads);
+        Ok(value)
+    }
+
     fn reveal(&self, message: &str) -> Result<Value, ApiError> {
         if !self.front_end {
             return Err(ApiError::new(
@@ -341,6 +363,24 @@ pub fn answerer(llm: bool) -> Result<Box<dyn Answerer + Send + Sync>, String> {
 }
 
 /// One message as `quoth show --json` prints it: headers, segments and chunks.
+/// The quarantine as `quoth quarantine --json` prints it.
+pub fn quarantine_json(engine: &Engine) -> Result<Value, EngineError> {
+    let items = engine.store().quarantined()?;
+    Ok(Value::Array(
+        items
+            .iter()
+            .map(|q| {
+                json!({
+                    "source": q.location.describe(),
+                    "folder": q.folder,
+                    "reason": q.reason,
+                    "bytes": q.raw.len(),
+                })
+            })
+            .collect(),
+    ))
+}
+
 pub fn message_json(engine: &Engine, id: &str) -> Result<Value, ApiError> {
     let msg = engine.find_message(id).map_err(engine_error)?;
     let thread = engine

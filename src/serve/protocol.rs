@@ -125,6 +125,11 @@ pub enum Op {
     /// `quoth open`: the open UI shows this message (Message-ID or key); refused
     /// by a server with no UI.
     Reveal { message: String },
+    /// `quoth quarantine --json`: the messages that could not be read, and why.
+    Quarantine,
+    /// `quoth reindex --json`: the search index rebuilt from the store (reads wait
+    /// until it is done).
+    Reindex,
     /// Stop the server when it was started in the background for a client (a
     /// foreground `quoth serve` refuses).
     Shutdown,
