@@ -65,6 +65,17 @@ fn quoth(data: &Path) -> Command {
     c
 }
 
+/// `quoth ingest --no-embed` of the mailbox, which must succeed.
+fn ingest(data: &Path, mail: &Path) {
+    let status = quoth(data)
+        .args(["ingest", "--no-embed"])
+        .arg(mail)
+        .stdout(Stdio::null())
+        .status()
+        .expect("ingest runs");
+    assert!(status.success(), "ingest");
+}
+
 /// The store, the index and the files agree: each email once, at an existing file,
 /// in its file's folder.
 fn assert_consistent(data: &Path, mail: &Path, when: &str) {
@@ -126,13 +137,7 @@ fn kill_nine_during_a_move_leaves_store_index_and_files_agreeing() {
         let data = tempfile::tempdir().expect("data dir");
         std::fs::remove_dir_all(&mail).expect("clear mail");
         common::copy_dir(&pristine, &mail);
-        let status = quoth(data.path())
-            .args(["ingest", "--no-embed"])
-            .arg(&mail)
-            .stdout(Stdio::null())
-            .status()
-            .expect("ingest");
-        assert!(status.success(), "ingest");
+        ingest(data.path(), &mail);
 
         let started = Instant::now();
         let mut child = quoth(data.path())
@@ -168,13 +173,7 @@ fn kill_nine_during_a_move_leaves_store_index_and_files_agreeing() {
         );
         assert_eq!(files_in(&mail.join("archive")).len(), EMAILS, "{when}");
         assert!(files_in(&mail.join("inbox")).is_empty(), "{when}");
-        let status = quoth(data.path())
-            .args(["ingest", "--no-embed"])
-            .arg(&mail)
-            .stdout(Stdio::null())
-            .status()
-            .expect("ingest again");
-        assert!(status.success(), "ingest again");
+        ingest(data.path(), &mail);
         assert_consistent(data.path(), &mail, &format!("{when}, moved and read again"));
     }
     assert!(
@@ -188,13 +187,7 @@ fn a_move_through_the_cli_reports_what_it_did() {
     let root = tempfile::tempdir().expect("temp dir");
     let mail = write_mailbox(root.path());
     let data = tempfile::tempdir().expect("data dir");
-    let status = quoth(data.path())
-        .args(["ingest", "--no-embed"])
-        .arg(&mail)
-        .stdout(Stdio::null())
-        .status()
-        .expect("ingest");
-    assert!(status.success());
+    ingest(data.path(), &mail);
     let out = quoth(data.path())
         .args([
             "--json",
@@ -234,13 +227,7 @@ fn moves_and_expunges_go_through_a_running_server() {
     let root = tempfile::tempdir().expect("temp dir");
     let mail = write_mailbox(root.path());
     let data = tempfile::tempdir().expect("data dir");
-    let status = quoth(data.path())
-        .args(["ingest", "--no-embed"])
-        .arg(&mail)
-        .stdout(Stdio::null())
-        .status()
-        .expect("ingest");
-    assert!(status.success());
+    ingest(data.path(), &mail);
     let mut server = quoth(data.path())
         .args(["serve", "--http", "127.0.0.1:0"])
         .stdout(Stdio::piped())
