@@ -2,7 +2,7 @@
 //! to a folder, as `A`, `d` and `M` move it in the UI; `quoth expunge`: the trash
 //! emptied for good.
 
-use super::output::{print_json, safe_line};
+use super::output::{bad_query, print_json, safe_line};
 use anyhow::{Context, Result};
 use quoth::engine::expunge::ExpungeReport;
 use quoth::engine::moves::{MoveReport, MoveTarget};
@@ -13,11 +13,10 @@ use quoth::serve::protocol::{ErrorKind, Op};
 pub fn run(engine: &mut Engine, query: &str, to: &str, limit: usize, json: bool) -> Result<i32> {
     match engine.move_matching(query, &MoveTarget::named(to), limit) {
         Ok(report) => print(&report, json),
-        Err(EngineError::Query(e)) => {
-            eprintln!("error: invalid query: {e}");
-            eprintln!("{}", e.caret(query));
-            Ok(2)
-        }
+        Err(EngineError::Query(e)) => Ok(bad_query(
+            &format!("invalid query: {e}"),
+            Some(&e.caret(query)),
+        )),
         Err(e) => Err(e.into()),
     }
 }
@@ -41,11 +40,7 @@ pub fn run_remote(
             json,
         ),
         Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => {
-            eprintln!("error: {}", e.message);
-            if let Some(caret) = &e.caret {
-                eprintln!("{caret}");
-            }
-            Ok(2)
+            Ok(bad_query(&e.message, e.caret.as_deref()))
         }
         Err(e) => Err(e.into()),
     }

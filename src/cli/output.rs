@@ -84,6 +84,16 @@ pub fn safe_line(text: &str) -> Cow<'_, str> {
     one_line_for_terminal(text)
 }
 
+/// Prints why a query was refused, with the line that points at the place; returns
+/// the exit code of a bad query.
+pub fn bad_query(message: &str, caret: Option<&str>) -> i32 {
+    eprintln!("error: {message}");
+    if let Some(caret) = caret {
+        eprintln!("{caret}");
+    }
+    2
+}
+
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
     emit(
         format_args!("{}", serde_json::to_string_pretty(value)?),

@@ -1,6 +1,6 @@
 //! `quoth search QUERY [--mode lexical|semantic|hybrid] [--explain]`
 
-use super::output::{date, fit, highlight, print_json, safe_line, use_color};
+use super::output::{bad_query, date, fit, highlight, print_json, safe_line, use_color};
 use anyhow::{Context, Result};
 use quoth::engine::{Engine, EngineError, Retrieval, RetrieveOptions, SearchMode};
 use quoth::serve::client::{Client, ClientError};
@@ -51,9 +51,10 @@ pub fn run(engine: &Engine, args: SearchArgs, json: bool) -> Result<i32> {
     let retrieval = match engine.retrieve(args.query, opts) {
         Ok(r) => r,
         Err(EngineError::Query(e)) => {
-            eprintln!("error: invalid query: {e}");
-            eprintln!("{}", e.caret(args.query));
-            return Ok(2);
+            return Ok(bad_query(
+                &format!("invalid query: {e}"),
+                Some(&e.caret(args.query)),
+            ))
         }
         Err(e) => return Err(e.into()),
     };
@@ -84,11 +85,7 @@ pub fn run_remote(client: &mut Client, args: SearchArgs, json: bool) -> Result<i
     let value = match value {
         Ok(v) => v,
         Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => {
-            eprintln!("error: {}", e.message);
-            if let Some(caret) = &e.caret {
-                eprintln!("{caret}");
-            }
-            return Ok(2);
+            return Ok(bad_query(&e.message, e.caret.as_deref()))
         }
         Err(e) => return Err(e.into()),
     };

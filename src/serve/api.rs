@@ -71,6 +71,18 @@ impl Api {
         out.expect("read_with runs its closure once")
     }
 
+    /// Runs `f` with the engine for writing (reads wait meanwhile).
+    fn write<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
+        let mut f = Some(f);
+        let mut out = None;
+        self.engine.write_with(&mut |e| {
+            if let Some(f) = f.take() {
+                out = Some(f(e));
+            }
+        });
+        out.expect("write_with runs its closure once")
+    }
+
     /// Runs one operation; `on_event` sees its events as they happen. `Shutdown` is
     /// the caller's to handle and is refused here.
     pub fn call(
@@ -118,14 +130,7 @@ impl Api {
                 to_value(&self.with(|e| e.expunge_preview()).map_err(engine_error)?)
             }
             Op::Expunge { confirm: true } => {
-                let mut result = None;
-                self.engine
-                    .write_with(&mut |e| result = Some(e.expunge_trash()));
-                let report = result
-                    .unwrap_or_else(|| {
-                        Err(EngineError::MailSource("the expunge did not run".into()))
-                    })
-                    .map_err(engine_error)?;
+                let report = self.write(|e| e.expunge_trash()).map_err(engine_error)?;
                 if report.removed > 0 {
                     (self.background)(EngineRequest::Threads);
                 }
@@ -164,12 +169,7 @@ impl Api {
         };
         match self.with(|e| e.retrieve(query, opts)) {
             Ok(r) => to_value(&r),
-            Err(EngineError::Query(e)) => Err(ApiError {
-                kind: ErrorKind::Query,
-                message: format!("invalid query: {e}"),
-                caret: Some(e.caret(query)),
-            }),
-            Err(e) => Err(engine_error(e)),
+            Err(e) => Err(query_error(e, query)),
         }
     }
 
@@ -242,22 +242,9 @@ impl Api {
     ) -> Result<Value, ApiError> {
         let target = MoveTarget::named(to);
         let limit = limit.unwrap_or(MOVE_LIMIT);
-        let mut result = None;
-        self.engine.write_with(&mut |e| {
-            result = Some(e.move_matching(query, &target, limit));
-        });
-        let report = match result {
-            Some(Ok(r)) => r,
-            Some(Err(EngineError::Query(e))) => {
-                return Err(ApiError {
-                    kind: ErrorKind::Query,
-                    message: format!("invalid query: {e}"),
-                    caret: Some(e.caret(query)),
-                })
-            }
-            Some(Err(e)) => return Err(engine_error(e)),
-            None => return Err(ApiError::new(ErrorKind::Internal, "the move did not run")),
-        };
+        let report = self
+            .write(|e| e.move_matching(query, &target, limit))
+            .map_err(|e| query_error(e, query))?;
         if report.moved > 0 {
             // The front end of the engine's handle (an open UI) lists its threads
             // again; IMAP moves go to their servers with the next sync.
@@ -267,20 +254,17 @@ impl Api {
     }
 
     fn reindex(&self) -> Result<Value, ApiError> {
-        let mut result = None;
-        self.engine.write_with(&mut |e| {
-            let started = std::time::Instant::now();
-            result = Some(e.reindex(&mut |_, _| {}).and_then(|n| {
+        let value = self
+            .write(|e| {
+                let started = std::time::Instant::now();
+                let n = e.reindex(&mut |_, _| {})?;
                 let queued = e.queue_unread_attachments()?;
-                Ok(json!({
+                Ok::<_, EngineError>(json!({
                     "indexed": n,
                     "seconds": started.elapsed().as_secs_f64(),
                     "attachments_queued": queued,
                 }))
-            }));
-        });
-        let value = result
-            .unwrap_or_else(|| Err(EngineError::MailSource("the reindex did not run".into())))
+            })
             .map_err(engine_error)?;
         (self.background)(EngineRequest::Threads);
         Ok(value)
@@ -379,6 +363,19 @@ pub fn quarantine_json(engine: &Engine) -> Result<Value, EngineError> {
             })
             .collect(),
     ))
+}
+
+/// An engine error of a request with a query: a query error says where in
+/// `query` it is.
+fn query_error(e: EngineError, query: &str) -> ApiError {
+    match e {
+        EngineError::Query(e) => ApiError {
+            kind: ErrorKind::Query,
+            message: format!("invalid query: {e}"),
+            caret: Some(e.caret(query)),
+        },
+        e => engine_error(e),
+    }
 }
 
 pub fn message_json(engine: &Engine, id: &str) -> Result<Value, ApiError> {
