@@ -334,6 +334,18 @@ fn cli(data: &Path) -> Command {
     c
 }
 
+/// Runs the CLI on `data`, which must succeed and print `text`.
+fn cli_says(data: &Path, args: &[&str], text: &str) {
+    let out = cli(data).args(args).output().expect("quoth runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(text), "{args:?}: {stdout}");
+}
+
 #[test]
 fn cli_clients_and_an_ingest_go_through_the_open_ui() {
     if !common::program("tmux") {
@@ -399,38 +411,19 @@ fn cli_clients_and_an_ingest_go_through_the_open_ui() {
          Subject: Greenhouse permit approved\r\nMessage-ID: <permit-1@example.com>\r\n\
          Date: Tue, 12 Mar 2024 09:30:00 +0000\r\n\r\nThe permit came through today.\r\n",
     );
-    let out = cli(&data)
-        .args(["ingest", "--no-embed"])
-        .arg(&more)
-        .output()
-        .expect("ingest runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        String::from_utf8_lossy(&out.stdout).contains("handed to the running Quoth"),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
+    let more = more.to_string_lossy().into_owned();
+    cli_says(
+        &data,
+        &["ingest", "--no-embed", &more],
+        "handed to the running Quoth",
     );
     tmux.wait_for("the new thread", 60, |s| s.contains("Greenhouse permit"));
 
     // Another mail client asks the open UI to show a message (`quoth open`).
-    let out = cli(&data)
-        .args(["open", "<permit-1@example.com>"])
-        .output()
-        .expect("open runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        String::from_utf8_lossy(&out.stdout)
-            .contains("shown in the open Quoth UI: Greenhouse permit approved"),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
+    cli_says(
+        &data,
+        &["open", "<permit-1@example.com>"],
+        "shown in the open Quoth UI: Greenhouse permit approved",
     );
     tmux.wait_for("the message in the reader", 30, |s| {
         s.contains("The permit came through today.") && s.contains("reader")
