@@ -359,8 +359,12 @@ fn follow_rename(store: &Store, rename: &PendingRename) -> Result<()> {
 /// Returns how many the store followed (their documents and threads are owed).
 pub(super) fn settle_renames(store: &Store) -> Result<usize> {
     let renames = FileRenames::open(store.db())?;
+    let pending = renames.pending()?;
+    if pending.is_empty() {
+        return Ok(0);
+    }
     let mut followed = 0;
-    for rename in renames.pending()? {
+    for rename in pending {
         if Path::new(&rename.to).exists() && store.message(&rename.key)?.is_some() {
             follow_rename(store, &rename)?;
             followed += 1;
