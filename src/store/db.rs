@@ -82,6 +82,7 @@ pub struct NewMessage<'a> {
 impl Store {
     pub fn open(dir: &Path) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Sled(e.into()))?;
+        super::unfinished_snapshots::discard(dir).map_err(|e| StoreError::Sled(e.into()))?;
         let db = sled::Config::new()
             .path(dir)
             .cache_capacity(32 * 1024 * 1024)
@@ -110,6 +111,7 @@ impl Store {
 
     /// The ingest roots recorded in a store of any schema version, for a rebuild.
     pub fn roots_of_any_version(dir: &Path) -> Result<Vec<String>> {
+        super::unfinished_snapshots::discard(dir).map_err(|e| StoreError::Sled(e.into()))?;
         let db = sled::Config::new().path(dir).open()?;
         let roots = db.open_tree("roots")?;
         roots

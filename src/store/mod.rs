@@ -7,6 +7,7 @@ pub mod imap_changes;
 pub mod jobs;
 pub mod records;
 pub mod sync_state;
+mod unfinished_snapshots;
 
 pub use db::attachments::{
     attachment_embed_text, attachment_ordinal, content_hash, display_name, is_attachment_ordinal,
