@@ -362,6 +362,7 @@ fn quoth_address_completes_names_and_addresses_from_the_headers() {
     drop(s.engine);
     let run = |args: &[&str]| -> String {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .env("QUOTH_INLINE", "1")
             .env("QUOTH_DATA_DIR", &data)
             .env_remove("XDG_RUNTIME_DIR")
             .arg("address")

@@ -29,6 +29,7 @@ struct Run {
 fn quoth(data: &Path, args: &[&str]) -> Run {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .env("QUOTH_INLINE", "1")
         .arg("--data-dir")
         .arg(data)
         .args(args)

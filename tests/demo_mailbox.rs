@@ -241,6 +241,7 @@ fn the_binary_speaks_json_and_points_at_query_errors() {
     let bin = env!("CARGO_BIN_EXE_quoth");
     let run = |args: &[&str]| {
         Command::new(bin)
+            .env("QUOTH_INLINE", "1")
             .arg("--data-dir")
             .arg(tmp.path())
             .args(args)
@@ -285,6 +286,7 @@ fn the_binary_speaks_json_and_points_at_query_errors() {
 
     // A reader that goes away (`| head`) ends the output, not with a panic.
     let mut child = Command::new(bin)
+        .env("QUOTH_INLINE", "1")
         .arg("--data-dir")
         .arg(tmp.path())
         .args(["search", "budget OR roof OR offsite", "--json"])
@@ -357,6 +359,7 @@ fn the_demo_reads_its_own_copy_of_the_mailbox() {
     let bin = env!("CARGO_BIN_EXE_quoth");
     let run = |data: &std::path::Path, args: &[&str]| {
         let out = Command::new(bin)
+            .env("QUOTH_INLINE", "1")
             .arg("--data-dir")
             .arg(data)
             .args(args)

@@ -44,6 +44,7 @@ fn kill_nine_during_embedding_resumes_without_redoing_or_losing_work() {
     ];
     args.extend(sources.iter().map(|p| p.display().to_string()));
     assert!(Command::new(bin)
+        .env("QUOTH_INLINE", "1")
         .args(&args)
         .stdout(Stdio::null())
         .status()
@@ -68,6 +69,7 @@ fn kill_nine_during_embedding_resumes_without_redoing_or_losing_work() {
     // Kill -9 twice at different points, then let it finish.
     for fraction in [0.25, 0.6] {
         let mut child = Command::new(bin)
+            .env("QUOTH_INLINE", "1")
             .args(["--data-dir", &crashed.display().to_string(), "embed"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -94,6 +96,7 @@ fn kill_nine_during_embedding_resumes_without_redoing_or_losing_work() {
         );
     }
     let status = Command::new(bin)
+        .env("QUOTH_INLINE", "1")
         .args(["--data-dir", &crashed.display().to_string(), "embed"])
         .stdout(Stdio::null())
         .status()

@@ -13,6 +13,7 @@ fn hostile_mail() -> std::path::PathBuf {
 
 fn quoth(data: &Path, args: &[&str]) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .env("QUOTH_INLINE", "1")
         .arg("--data-dir")
         .arg(data)
         .args(args)
@@ -110,7 +111,7 @@ fn a_closed_pipe_ends_every_printing_command_quietly() {
         "--json ask 'When is the quarterly audit?'",
     ] {
         let script = format!(
-            "'{}' --data-dir '{}' {args} | head -c 10 >/dev/null; echo \"${{PIPESTATUS[0]}}\"",
+            "QUOTH_INLINE=1 '{}' --data-dir '{}' {args} | head -c 10 >/dev/null; echo \"${{PIPESTATUS[0]}}\"",
             env!("CARGO_BIN_EXE_quoth"),
             data.display()
         );

@@ -26,6 +26,7 @@ fn runtime() -> tokio::runtime::Runtime {
 
 fn quoth(data: &Path, config: &Path, extra: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_quoth"));
+    c.env("QUOTH_INLINE", "1");
     c.arg("--data-dir")
         .arg(data)
         .arg("sync")
@@ -436,6 +437,7 @@ fn a_message_another_source_holds_survives_an_expunge() {
     let lf = String::from_utf8_lossy(&msgs[0]).replace("\r\n", "\n");
     std::fs::write(maildir.join("cur/1:2,S"), lf).expect("local copy");
     let out = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .env("QUOTH_INLINE", "1")
         .arg("--data-dir")
         .arg(&data)
         .args(["ingest", "--no-embed"])

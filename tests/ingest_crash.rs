@@ -32,6 +32,7 @@ fn kill_nine_during_ingest_leaves_every_stored_message_searchable() {
     ] {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut child = Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .env("QUOTH_INLINE", "1")
             .arg("--data-dir")
             .arg(dir.path())
             .args(["ingest", "--no-embed"])

@@ -60,6 +60,7 @@ fn files_in(folder: &Path) -> BTreeSet<String> {
 
 fn quoth(data: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_quoth"));
+    c.env("QUOTH_INLINE", "1");
     c.arg("--data-dir").arg(data);
     c.env("XDG_RUNTIME_DIR", data);
     c

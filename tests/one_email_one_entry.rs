@@ -241,6 +241,7 @@ fn search_prints_threads_messages_or_every_copys_file() {
     let data = tmp.path().join("data");
     let quoth = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .env("QUOTH_INLINE", "1")
             .arg("--data-dir")
             .arg(&data)
             .args(args)

@@ -36,7 +36,7 @@ fn the_data_dir_and_viewer_copies_are_private() {
     let demo = common::demo_mailbox();
     let quoth = |args: &str| {
         let script = format!(
-            "umask 022; '{}' --data-dir '{}' {args}",
+            "umask 022; QUOTH_INLINE=1 '{}' --data-dir '{}' {args}",
             env!("CARGO_BIN_EXE_quoth"),
             data.display()
         );
@@ -139,6 +139,7 @@ fn a_data_dir_in_use_is_reported_as_such() {
         .expect("flock runs");
     std::thread::sleep(std::time::Duration::from_millis(300));
     let out = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .env("QUOTH_INLINE", "1")
         .arg("--data-dir")
         .arg(&data)
         .arg("stats")

@@ -16,6 +16,7 @@ const QUESTION: &str = "when is the roofer coming?";
 
 fn quoth(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_quoth"));
+    c.env("QUOTH_INLINE", "1");
     c.arg("--data-dir").arg(dir).env_remove("XDG_RUNTIME_DIR");
     c
 }

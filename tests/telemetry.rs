@@ -35,6 +35,7 @@ fn embedding_writes_nothing_under_home() {
     let data = tmp.path().join("data");
     let quoth = |args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .env("QUOTH_INLINE", "1")
             .arg("--data-dir")
             .arg(&data)
             .args(args)

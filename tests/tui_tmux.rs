@@ -330,6 +330,7 @@ fn hostile_mail_neither_retitles_the_terminal_nor_writes_the_clipboard() {
 /// A `quoth` command on `data` without a runtime dir: the socket is in the data dir.
 fn cli(data: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_quoth"));
+    c.env("QUOTH_INLINE", "1");
     c.arg("--data-dir").arg(data).env_remove("XDG_RUNTIME_DIR");
     c
 }

@@ -264,7 +264,7 @@ fn bench_ingest(
         let dir = tmp.join("quoth-mbox");
         let _ = std::fs::remove_dir_all(&dir);
         let m = measure_quoth_ingest(&dir, mbox)?;
-        let count = Engine::open(&dir)?.stats()?.messages;
+        let count = super::server_start::open_engine(&dir)?.stats()?.messages;
         rows.push(row("quoth ingest (mbox scale set, cold)", count, m));
         search = Some(search_latency(&dir)?);
     }
@@ -443,7 +443,7 @@ fn bench_semantic(
     let mut cmd = Command::new(exe);
     cmd.arg("--data-dir").arg(&dir).arg("embed");
     let embed = measure(cmd)?;
-    let engine = Engine::open(&dir)?;
+    let engine = super::server_start::open_engine(&dir)?;
     let stats = engine.stats()?;
     let texts = engine.vectors().len();
     let vector_bytes = engine.vectors().size_on_disk();
@@ -509,7 +509,7 @@ fn print_latency(latency: &serde_json::Value, json: bool) -> Result<i32> {
 /// Hybrid latency over 100 natural-language questions after a warm-up pass, as
 /// `quoth search` runs it and with the opt-in rerank.
 fn hybrid_latency(data_dir: &Path) -> Result<serde_json::Value> {
-    let engine = Engine::open(data_dir)?;
+    let engine = super::server_start::open_engine(data_dir)?;
     let questions: Vec<String> = varied_queries()
         .iter()
         .map(|q| quoth::engine::quote_free_text(q))
@@ -579,7 +579,7 @@ fn latency_summary(engine: &Engine, queries: usize, times: Vec<f64>) -> Result<s
 
 /// Search latency over 100 varied queries, each run 5 times after a warm-up pass.
 fn search_latency(data_dir: &Path) -> Result<serde_json::Value> {
-    let engine = Engine::open(data_dir)?;
+    let engine = super::server_start::open_engine(data_dir)?;
     let queries = varied_queries();
     let now = chrono::Utc::now().timestamp();
     for q in &queries {

@@ -6,14 +6,14 @@ use super::output::print_json;
 use anyhow::{Context, Result};
 use quoth::answer::conversation::Conversation;
 use quoth::answer::extract::ExtractiveAnswerer;
-use quoth::engine::{parse_eval_items, AskOptions, Engine};
+use quoth::engine::{parse_eval_items, AskOptions};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 
 pub fn run(data_dir: &Path, questions: &Path, passes: usize, json: bool) -> Result<i32> {
-    let engine =
-        Engine::open(data_dir).with_context(|| format!("opening {}", data_dir.display()))?;
+    let engine = super::server_start::open_engine(data_dir)
+        .with_context(|| format!("opening {}", data_dir.display()))?;
     let text = std::fs::read_to_string(questions)
         .with_context(|| format!("reading {}", questions.display()))?;
     let items = parse_eval_items(&text).map_err(|e| anyhow::anyhow!("{e}"))?;

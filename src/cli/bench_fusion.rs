@@ -6,7 +6,7 @@
 
 use super::output::print_json;
 use anyhow::{Context, Result};
-use quoth::engine::{parse_eval_items, Engine, EngineConfig, FusionWeights};
+use quoth::engine::{parse_eval_items, EngineConfig, FusionWeights};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 const DEPTH: usize = 12;
 
 pub fn run(store: &Path, questions: &[PathBuf], json_out: bool) -> Result<i32> {
-    let mut engine = Engine::open(store).with_context(|| format!("opening {}", store.display()))?;
+    let mut engine = super::server_start::open_engine(store)
+        .with_context(|| format!("opening {}", store.display()))?;
     let mut items = Vec::new();
     for q in questions {
         let text =

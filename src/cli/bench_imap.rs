@@ -5,7 +5,7 @@
 use super::bench::tempfile_dir;
 use super::output::print_json;
 use anyhow::{bail, Context, Result};
-use quoth::engine::{Engine, SyncOptions};
+use quoth::engine::SyncOptions;
 use quoth::source::imap::config::parse_accounts;
 use quoth::source::imap::{connect, AccountConfig};
 use serde_json::json;
@@ -44,14 +44,14 @@ pub fn run(maildir: &Path, runs: usize, work_dir: Option<PathBuf>, json: bool) -
     let data = work.join("data");
     for _ in 0..runs {
         let _ = std::fs::remove_dir_all(&data);
-        let mut engine = Engine::open(&data)?;
+        let mut engine = super::server_start::open_engine(&data)?;
         let t = Instant::now();
         engine.sync(std::slice::from_ref(&account), &opts)?;
         initial.push(t.elapsed().as_secs_f64());
     }
     let mut no_change = Vec::new();
     {
-        let mut engine = Engine::open(&data)?;
+        let mut engine = super::server_start::open_engine(&data)?;
         for _ in 0..5 {
             let t = Instant::now();
             engine.sync(std::slice::from_ref(&account), &opts)?;

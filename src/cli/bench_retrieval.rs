@@ -114,7 +114,7 @@ fn print_rows(rows: &[ModeScores], labels: &[&str]) {
 
 /// Opens (or fills) a store with the mail, embedded.
 fn ready_engine(dir: &Path, mail: &Path) -> Result<Engine> {
-    let mut engine = Engine::open(dir)?;
+    let mut engine = super::server_start::open_engine(dir)?;
     engine.ingest(&[mail.to_path_buf()], &mut |_| {})?;
     let stop = AtomicBool::new(false);
     engine.embed_pending(&stop, &mut |_| {})?;

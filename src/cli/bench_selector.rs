@@ -11,7 +11,7 @@ use quoth::answer::extract::ExtractiveAnswerer;
 use quoth::answer::normalize::normalize;
 use quoth::answer::select::features::FEATURE_NAMES;
 use quoth::answer::{AnswerError, AnswerRequest, Answerer, Draft};
-use quoth::engine::{parse_eval_items, AskOptions, Engine, EvalItem};
+use quoth::engine::{parse_eval_items, AskOptions, EvalItem};
 use serde_json::json;
 use std::cell::RefCell;
 use std::io::Write;
@@ -97,8 +97,8 @@ fn answers(text: &str, kind: &str, answer_any: &[String]) -> bool {
 }
 
 pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
-    let engine =
-        Engine::open(args.store).with_context(|| format!("opening {}", args.store.display()))?;
+    let engine = super::server_start::open_engine(args.store)
+        .with_context(|| format!("opening {}", args.store.display()))?;
     let text = std::fs::read_to_string(args.questions)
         .with_context(|| format!("reading {}", args.questions.display()))?;
     let items: Vec<EvalItem> = parse_eval_items(&text).map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -6,7 +6,7 @@
 use super::bench::{latency_summary_of, tempfile_dir, varied_queries};
 use super::output::print_json;
 use anyhow::{Context, Result};
-use quoth::engine::{Engine, RetrieveOptions, SearchMode};
+use quoth::engine::{RetrieveOptions, SearchMode};
 use quoth::serve::client::Client;
 use quoth::serve::protocol::Op;
 use serde_json::json;
@@ -31,7 +31,7 @@ pub fn run(maildir: &Path, work: Option<std::path::PathBuf>, json_out: bool) -> 
     };
     // In process, on the lexical store (no vectors yet, as in the other phases).
     let in_process = {
-        let mut engine = Engine::open(&dir)?;
+        let mut engine = super::server_start::open_engine(&dir)?;
         let report = engine.ingest(&[maildir.to_path_buf()], &mut |_| {})?;
         eprintln!(
             "ingested {} messages (no embedding yet)",

@@ -6,7 +6,6 @@ use super::tui::answerer;
 use anyhow::{Context, Result};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use quoth::engine::handle::{EngineHandle, EngineRequest};
-use quoth::engine::Engine;
 use quoth::tui::{self, App, AppOptions, EngineLink, Keymap, LoopOptions, Preset, Theme};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -101,8 +100,8 @@ fn print_report(r: &serde_json::Value) {
 }
 
 fn setup(data_dir: &Path, rt: &tokio::runtime::Runtime) -> Result<(App, EngineLink)> {
-    let engine =
-        Engine::open(data_dir).with_context(|| format!("opening {}", data_dir.display()))?;
+    let engine = super::server_start::open_engine(data_dir)
+        .with_context(|| format!("opening {}", data_dir.display()))?;
     let (handle, events) = EngineHandle::start(engine, answerer(false)?, rt.handle());
     let keymap = Keymap::builtin(Preset::Vim)?;
     let app = App::new(keymap, Theme::plain(), AppOptions::default());

@@ -2,7 +2,7 @@
 
 use super::output::{date, fit, highlight, print_json, use_color};
 use anyhow::{Context, Result};
-use quoth::engine::{Engine, RetrieveOptions, SearchMode};
+use quoth::engine::{RetrieveOptions, SearchMode};
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -102,7 +102,7 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
     if let Some(aside) = retire_shared_demo_store(&data_dir)? {
         eprintln!("note: the earlier demo data is kept at {}", aside.display());
     }
-    let mut engine = Engine::open(&data_dir)?;
+    let mut engine = super::server_start::open_engine(&data_dir)?;
     let mailbox = demo_mailbox_copy(&data_dir)?;
     let report = engine.ingest(std::slice::from_ref(&mailbox), &mut |_| {})?;
     super::attachments::extract(&mut engine, true)?;

@@ -75,7 +75,10 @@ fn print_report(report: &quoth::engine::IngestReport) {
 
 /// `quoth embed`: runs the pending attachment and embedding jobs.
 /// Ingests through the data directory's server (paths made absolute: the server
-/// may run elsewhere in the file system).
+/// may run elsewhere in the file system). A UI or a foreground server is handed the
+/// work and shows it; a background server, which nobody watches, ingests while this
+/// command shows the progress and report as an ingest in this process would, then
+/// runs the attachment and embedding jobs while this command waits.
 pub fn run_remote(
     client: &mut Client,
     paths: &[PathBuf],
@@ -87,23 +90,77 @@ pub fn run_remote(
         let p = std::path::absolute(p).with_context(|| format!("resolving {}", p.display()))?;
         absolute.push(p.to_string_lossy().into_owned());
     }
+    let wait = client.greeting.background;
+    let live = std::io::stderr().is_terminal() && !json;
     let value = client.call(
         Op::Ingest {
             paths: absolute,
             embed: then_embed,
+            wait,
         },
-        &mut |e| {
-            if e.kind == EventKind::Note && !json {
-                eprintln!("note: {}", safe_line(&e.text));
-            }
+        &mut |e| match e.kind {
+            EventKind::Note if !json => eprintln!("note: {}", safe_line(&e.text)),
+            EventKind::Progress if live => eprint!("\r{}   ", safe_line(&e.text)),
+            _ => {}
         },
     )?;
-    if json {
-        print_json(&value)?;
+    if !wait {
+        if json {
+            print_json(&value)?;
+        } else {
+            outln!("handed to the running Quoth (its UI or `quoth serve`): `quoth status` shows the progress");
+        }
+        return Ok(0);
+    }
+    if live {
+        eprintln!();
+    }
+    let report: quoth::engine::IngestReport = serde_json::from_value(value.clone())?;
+    if !json {
+        print_report(&report);
+    }
+    let status = if then_embed {
+        Some(wait_for_background_work(client, json)?)
     } else {
-        outln!("handed to the running Quoth (its UI or `quoth serve`): `quoth status` shows the progress");
+        None
+    };
+    if json {
+        let mut value = value;
+        value["status"] = serde_json::to_value(status)?;
+        print_json(&value)?;
     }
     Ok(0)
+}
+
+/// Waits until the server's background work (attachments, embedding) has ended,
+/// with a progress line on a terminal; returns the status it ended with.
+pub fn wait_for_background_work(client: &mut Client, json: bool) -> Result<StatusReport> {
+    let live = std::io::stderr().is_terminal() && !json;
+    let mut shown = false;
+    loop {
+        let status: StatusReport = serde_json::from_value(client.call(Op::Status, &mut |_| {})?)?;
+        if !status.background_work {
+            if shown {
+                eprintln!();
+            }
+            if !json {
+                let p = &status.embedding;
+                outln!(
+                    "embedding: {} of {} texts done, {} failed",
+                    p.done,
+                    p.total,
+                    p.failed
+                );
+            }
+            return Ok(status);
+        }
+        if live {
+            let p = &status.embedding;
+            eprint!("\rembedding: {}/{}   ", p.done, p.total);
+            shown = true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
 }
 
 pub fn embed(engine: &mut Engine, json: bool) -> Result<i32> {

@@ -31,6 +31,7 @@ mod quarantine;
 mod reindex;
 mod search;
 mod serve;
+mod server_start;
 mod show;
 mod stats;
 mod sync;
@@ -210,7 +211,13 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Embed => match connect(&data_dir)? {
             Some(mut c) => {
                 let v = c.call(Op::Embed, &mut |_| {})?;
-                if json {
+                if c.greeting.background {
+                    // Nobody else watches a background server's work.
+                    let status = ingest::wait_for_background_work(&mut c, json)?;
+                    if json {
+                        output::print_json(&status)?;
+                    }
+                } else if json {
                     output::print_json(&v)?;
                 } else {
                     outln!("handed to the running Quoth: `quoth status` shows the progress");
@@ -308,28 +315,31 @@ pub fn run(cli: Cli) -> Result<i32> {
             Some(mut c) => move_mail::expunge_remote(&mut c, yes, json),
             None => move_mail::expunge(&mut open(&data_dir)?, yes, json),
         },
-        Command::Open { message } => match connect(&data_dir)? {
-            Some(mut c) => {
-                let shown = c.call(Op::Reveal { message }, &mut |_| {})?;
-                if json {
-                    output::print_json(&shown)?;
-                } else {
-                    outln!(
-                        "shown in the open Quoth UI: {}",
-                        output::safe_line(shown["subject"].as_str().unwrap_or_default())
-                    );
+        // A background server has no UI to show the message in: a UI starts here.
+        Command::Open { message } => {
+            match Client::connect(&data_dir)?.filter(|c| !c.greeting.background) {
+                Some(mut c) => {
+                    let shown = c.call(Op::Reveal { message }, &mut |_| {})?;
+                    if json {
+                        output::print_json(&shown)?;
+                    } else {
+                        outln!(
+                            "shown in the open Quoth UI: {}",
+                            output::safe_line(shown["subject"].as_str().unwrap_or_default())
+                        );
+                    }
+                    Ok(0)
                 }
-                Ok(0)
+                None => tui::run(tui::TuiArgs {
+                    data_dir: cli.data_dir,
+                    maildir: None,
+                    llm: cli.llm,
+                    keymap: cli.keymap,
+                    config: cli.config,
+                    open: Some(message),
+                }),
             }
-            None => tui::run(tui::TuiArgs {
-                data_dir: cli.data_dir,
-                maildir: None,
-                llm: cli.llm,
-                keymap: cli.keymap,
-                config: cli.config,
-                open: Some(message),
-            }),
-        },
+        }
         Command::Quarantine => match connect(&data_dir)? {
             Some(mut c) => quarantine::run_remote(&mut c, json),
             None => quarantine::run(&open(&data_dir)?, json),
@@ -339,9 +349,11 @@ pub fn run(cli: Cli) -> Result<i32> {
             None => reindex::run(&mut open(&data_dir)?, json),
         },
         Command::Rebuild => {
-            if connect(&data_dir)?.is_some() {
+            server_start::stop_background(&data_dir)?;
+            if Client::connect(&data_dir)?.is_some() {
                 anyhow::bail!(
-                    "{} is in use by a running Quoth (its UI or `quoth serve`), and a rebuild                      needs it to itself: quit that first",
+                    "{} is in use by a running Quoth (its UI or `quoth serve`), and a rebuild \
+                     needs it to itself: quit that first",
                     data_dir.display()
                 );
             }
@@ -350,7 +362,15 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
         Command::Bench(args) => bench::run(args, json),
         Command::Sync(args) => sync::run(&data_dir, args, json),
-        Command::Serve(args) => serve::run_server(open(&data_dir)?, &data_dir, args),
+        Command::Serve(args) => {
+            // A background server started for a command must not stop another that
+            // won the race for the data directory; a foreground one takes over.
+            let engine = match args.idle_exit {
+                Some(_) => open_as_found(&data_dir)?,
+                None => open(&data_dir)?,
+            };
+            serve::run_server(engine, &data_dir, args)
+        }
     }
 }
 
@@ -363,18 +383,28 @@ fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
     }
 }
 
-/// The data directory's server, when one is running.
+/// The data directory's server: the running one, or one started in the
+/// background (none with `QUOTH_INLINE=1`).
 fn connect(data_dir: &std::path::Path) -> Result<Option<Client>> {
-    Ok(Client::connect(data_dir)?)
+    server_start::connect_or_start(data_dir)
 }
 
+/// Opens the data directory in this process, once a background server holding it
+/// has stopped.
 fn open(data_dir: &std::path::Path) -> Result<Engine> {
+    server_start::stop_background(data_dir)?;
+    open_as_found(data_dir)
+}
+
+/// Opens the data directory in this process; fails while another process holds it.
+fn open_as_found(data_dir: &std::path::Path) -> Result<Engine> {
     let engine = match Engine::open(data_dir) {
         Ok(e) => e,
         // A command that needs the data directory to itself, while a UI or
         // `quoth serve` holds it.
         Err(e) if matches!(Client::connect(data_dir), Ok(Some(_))) => anyhow::bail!(
-            "{} is in use by a running Quoth (its UI or `quoth serve`), and this command              needs it to itself: quit that first ({e})",
+            "{} is in use by a running Quoth (its UI or `quoth serve`), and this command \
+             needs it to itself: quit that first ({e})",
             data_dir.display()
         ),
         Err(e) => {

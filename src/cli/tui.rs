@@ -144,7 +144,7 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     let requests = handle.requester();
     let api = quoth::serve::api::Api::over(
         handle.share(),
-        Box::new(move |request| requests.send(request).is_ok()),
+        Box::new(move |request| requests.send(request)),
     )
     .with_front_end();
     if let Some(key) = reveal {
@@ -253,6 +253,6 @@ async fn run_ui(
 }
 
 fn open(data_dir: &Path) -> Result<Engine> {
-    Engine::open(data_dir)
+    super::server_start::open_engine(data_dir)
         .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))
 }

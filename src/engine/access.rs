@@ -44,6 +44,10 @@ pub trait EngineShare: Send + Sync {
     fn read_with(&self, f: &mut dyn FnMut(&Engine));
     /// Runs `f` with the engine for writing.
     fn write_with(&self, f: &mut dyn FnMut(&mut Engine));
+    /// Whether background work (an ingest, a sync, embedding) is running.
+    fn background_busy(&self) -> bool {
+        false
+    }
 }
 
 impl EngineShare for std::sync::RwLock<Engine> {

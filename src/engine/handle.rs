@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
-use work::{background, save_attachment, send_threads, thread_messages, Work};
+use work::{background_asked, save_attachment, send_threads, thread_messages, Work};
 
 mod drafts;
 mod imap;
@@ -319,6 +319,9 @@ struct Shared {
     latest_search: AtomicU64,
     /// Ingest, sync or embedding in progress.
     background_busy: AtomicBool,
+    /// Requests for background work sent and not yet queued: the work is under way
+    /// from the moment it is asked for.
+    work_asked: AtomicUsize,
     /// Background work asked for while other work ran: it runs next, once.
     queued_work: Mutex<Option<work::Work>>,
     /// New mail was stored while background work ran: it embeds that too before it
@@ -378,6 +381,7 @@ impl EngineHandle {
             writers_waiting: AtomicUsize::new(0),
             latest_search: AtomicU64::new(0),
             background_busy: AtomicBool::new(false),
+            work_asked: AtomicUsize::new(0),
             queued_work: Mutex::new(None),
             embed_again: AtomicBool::new(false),
             imap: Mutex::new(None),
@@ -417,14 +421,55 @@ impl EngineHandle {
 
     /// A sender of requests, for another front end to start background work that
     /// this handle's front end then sees (progress, new threads).
-    pub fn requester(&self) -> mpsc::UnboundedSender<EngineRequest> {
-        self.requests.clone()
+    pub fn requester(&self) -> Requester {
+        Requester {
+            requests: self.requests.clone(),
+            shared: self.shared.clone(),
+        }
     }
 
     /// Queues a request; false when the engine has stopped.
     pub fn send(&self, request: EngineRequest) -> bool {
-        self.requests.send(request).is_ok()
+        send_request(&self.requests, &self.shared, request)
     }
+}
+
+/// Sends requests to a handle's engine from elsewhere (another front end).
+#[derive(Clone)]
+pub struct Requester {
+    requests: mpsc::UnboundedSender<EngineRequest>,
+    shared: Arc<Shared>,
+}
+
+impl Requester {
+    /// Queues a request; false when the engine has stopped.
+    pub fn send(&self, request: EngineRequest) -> bool {
+        send_request(&self.requests, &self.shared, request)
+    }
+}
+
+/// Whether a request starts background work (see [`work::background_asked`]).
+fn asks_for_work(request: &EngineRequest) -> bool {
+    matches!(
+        request,
+        EngineRequest::Ingest { .. } | EngineRequest::Sync | EngineRequest::Embed
+    )
+}
+
+fn send_request(
+    requests: &mpsc::UnboundedSender<EngineRequest>,
+    shared: &Shared,
+    request: EngineRequest,
+) -> bool {
+    let work = asks_for_work(&request);
+    if work {
+        shared.work_asked.fetch_add(1, Ordering::SeqCst);
+    }
+    let sent = requests.send(request).is_ok();
+    if work && !sent {
+        work::asked_work_queued(shared);
+    }
+    sent
 }
 
 fn serve(shared: &Shared, request: EngineRequest) {
@@ -536,7 +581,7 @@ fn serve(shared: &Shared, request: EngineRequest) {
         | EngineRequest::SendDraft { .. }
         | EngineRequest::PostponeDraft { .. }
         | EngineRequest::DiscardDraft { .. }) => drafts::serve(shared, r),
-        EngineRequest::Ingest { paths, embed } => background(
+        EngineRequest::Ingest { paths, embed } => background_asked(
             shared,
             Work {
                 paths: Some(paths),
@@ -550,7 +595,7 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 let roots: Vec<PathBuf> = roots.into_iter().map(PathBuf::from).collect();
                 // A store of IMAP mail only has no local source to read again.
                 let paths = (!roots.is_empty() || !imap).then_some(roots);
-                background(
+                background_asked(
                     shared,
                     Work {
                         paths,
@@ -561,7 +606,7 @@ fn serve(shared: &Shared, request: EngineRequest) {
             }
             Err(e) => shared.error(None, e),
         },
-        EngineRequest::Embed => background(
+        EngineRequest::Embed => background_asked(
             shared,
             Work {
                 paths: None,
@@ -643,5 +688,9 @@ impl super::EngineShare for Shared {
 
     fn write_with(&self, f: &mut dyn FnMut(&mut Engine)) {
         f(&mut self.write())
+    }
+
+    fn background_busy(&self) -> bool {
+        work::busy(self)
     }
 }

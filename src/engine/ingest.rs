@@ -47,7 +47,7 @@ pub struct IngestProgress {
 }
 
 /// What an ingest did, as counted.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct IngestReport {
     pub files_found: usize,
     pub files_unchanged: usize,

@@ -24,6 +24,10 @@ pub struct StatusReport {
     pub vectors: usize,
     pub attachments: crate::store::jobs::JobCounts,
     pub missing: WorkGaps,
+    /// A server's engine runs background work now (an ingest, a sync, embedding);
+    /// an engine opened in the command's own process runs none.
+    #[serde(default)]
+    pub background_work: bool,
 }
 
 /// What is missing: nothing, once reconciled.
@@ -44,7 +48,7 @@ impl WorkGaps {
 }
 
 /// What a reconcile queued.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ReconcileReport {
     pub embed_jobs_queued: u64,
     /// Texts whose vector was lost and that are embedded again.
@@ -73,6 +77,7 @@ impl Engine {
             vectors: self.vectors().len(),
             attachments: self.attachment_job_counts()?,
             missing: self.work_gaps()?,
+            background_work: false,
         })
     }
 

@@ -25,6 +25,8 @@ pub const DEFAULT_ADDRESS_LIMIT: usize = 20;
 pub const MOVE_LIMIT: usize = 1_000_000;
 /// Threads listed when the request names no limit.
 const DEFAULT_THREAD_LIMIT: usize = 200;
+/// Least time between two progress events of a waited-for ingest.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Hands background work (an ingest, embedding) to the engine handle that owns the
 /// engine, so it runs in the background, yielding to reads, and its progress shows
@@ -51,6 +53,11 @@ impl Api {
             sessions: Mutex::new(()),
             front_end: false,
         }
+    }
+
+    /// Whether the engine runs background work (an ingest, a sync, embedding).
+    pub fn background_busy(&self) -> bool {
+        self.engine.background_busy()
     }
 
     /// The API of a handle whose events a UI shows.
@@ -114,7 +121,7 @@ impl Api {
             Op::Status => self.status(),
             Op::Stats => to_value(&self.with(|e| e.stats()).map_err(engine_error)?),
             Op::Message { message } => self.with(|e| message_json(e, &message)),
-            Op::Ingest { paths, embed } => self.ingest(paths, embed),
+            Op::Ingest { paths, embed, wait } => self.ingest(paths, embed, wait, on_event),
             Op::Embed => self.queue(EngineRequest::Embed),
             Op::Addresses { prefix, limit } => to_value(
                 &self
@@ -222,8 +229,16 @@ impl Api {
     }
 
     /// Queues an ingest of mail (then, with `embed`, its attachments and
-    /// embedding) in the background; `quoth status` shows its progress.
-    fn ingest(&self, paths: Vec<String>, embed: bool) -> Result<Value, ApiError> {
+    /// embedding) in the background; `quoth status` shows its progress. With `wait`
+    /// the ingest itself runs first, its progress reported as events, and the answer
+    /// is its report.
+    fn ingest(
+        &self,
+        paths: Vec<String>,
+        embed: bool,
+        wait: bool,
+        on_event: &mut dyn FnMut(EventKind, String),
+    ) -> Result<Value, ApiError> {
         let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
         if let Some(missing) = paths.iter().find(|p| !p.exists()) {
             return Err(ApiError::new(
@@ -231,7 +246,30 @@ impl Api {
                 format!("{} does not exist", missing.display()),
             ));
         }
-        self.queue(EngineRequest::Ingest { paths, embed })
+        if !wait {
+            return self.queue(EngineRequest::Ingest { paths, embed });
+        }
+        let mut last = std::time::Instant::now();
+        let report = self
+            .write(|e| {
+                e.ingest(&paths, &mut |p| {
+                    if last.elapsed() >= PROGRESS_EVERY || p.done == p.total {
+                        last = std::time::Instant::now();
+                        on_event(
+                            EventKind::Progress,
+                            format!("{:?}: {}/{}", p.phase, p.done, p.total),
+                        );
+                    }
+                })
+            })
+            .map_err(engine_error)?;
+        // Every open client lists the new threads; attachments and embedding follow
+        // in the background.
+        (self.background)(EngineRequest::Threads);
+        if embed {
+            self.queue(EngineRequest::Embed)?;
+        }
+        to_value(&report)
     }
 
     fn move_matching(
@@ -296,7 +334,9 @@ impl Api {
     }
 
     fn status(&self) -> Result<Value, ApiError> {
-        to_value(&self.with(|e| e.status_report()).map_err(engine_error)?)
+        let mut report = self.with(|e| e.status_report()).map_err(engine_error)?;
+        report.background_work = self.background_busy();
+        to_value(&report)
     }
 
     fn threads(&self, limit: usize) -> Result<Value, ApiError> {

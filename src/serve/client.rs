@@ -31,22 +31,28 @@ impl Client {
     /// Connects to the data directory's server; `Ok(None)` when none is running.
     pub fn connect(data_dir: &Path) -> Result<Option<Client>, ClientError> {
         let path = super::socket_path(data_dir);
+        // A socket file nobody listens on (a server killed), or a server that
+        // stopped as this client connected: none is running.
+        let gone = |e: &std::io::Error| {
+            matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound
+                    | std::io::ErrorKind::ConnectionRefused
+                    | std::io::ErrorKind::ConnectionReset
+            )
+        };
         let stream = match UnixStream::connect(&path) {
             Ok(s) => s,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
-                ) =>
-            {
-                return Ok(None)
-            }
+            Err(e) if gone(&e) => return Ok(None),
             Err(e) => return Err(e.into()),
         };
         let mut reader = BufReader::new(stream.try_clone()?);
         let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Err(ClientError::Lost);
+        match reader.read_line(&mut line) {
+            Ok(0) => return Ok(None),
+            Ok(_) => {}
+            Err(e) if gone(&e) => return Ok(None),
+            Err(e) => return Err(e.into()),
         }
         let greeting: Greeting =
             serde_json::from_str(line.trim()).map_err(|e| ClientError::Garbled(e.to_string()))?;
@@ -94,5 +100,67 @@ impl Client {
                 ReplyBody::Error(e) => return Err(ClientError::Api(e)),
             }
         }
+    }
+}
+
+/// Longest wait for a background server to exit once asked to stop.
+const STOP_WAIT: std::time::Duration = std::time::Duration::from_secs(45);
+
+/// Stops the data directory's server when it runs in the background for clients
+/// (its idle exit would stop it anyway), and waits until its process has gone, so
+/// the caller can open the data directory itself. Returns whether one was stopped;
+/// a foreground `quoth serve` or an open UI is left alone.
+pub fn stop_background(data_dir: &Path) -> Result<bool, ClientError> {
+    let Some(mut client) = Client::connect(data_dir)? else {
+        return Ok(false);
+    };
+    if !client.greeting.background {
+        return Ok(false);
+    }
+    let pid = client.greeting.pid;
+    match client.call(Op::Shutdown, &mut |_| {}) {
+        Ok(_) | Err(ClientError::Lost) => {}
+        Err(e) => return Err(e),
+    }
+    drop(client);
+    let started = std::time::Instant::now();
+    while process_runs(pid) {
+        if started.elapsed() > STOP_WAIT {
+            return Err(ClientError::Io(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "the background Quoth server (process {pid}) did not stop within {} s",
+                    STOP_WAIT.as_secs()
+                ),
+            )));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Ok(true)
+}
+
+/// Whether process `pid` still runs. A zombie (exited, not yet reaped) does not,
+/// once all its threads are gone: the first thread turns zombie while the others
+/// still exit, and the process's files (its socket, the store's lock) close only
+/// with the last.
+pub fn process_runs(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state is the field after the parenthesised command name.
+        Ok(stat) => {
+            let zombie = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .is_none_or(|state| state == "Z" || state == "X");
+            let threads = std::fs::read_dir(format!("/proc/{pid}/task"))
+                .map(|d| d.count())
+                .unwrap_or(0);
+            !zombie || threads > 1
+        }
+        // Without /proc (not Linux): whether a signal could reach it.
+        Err(_) if !Path::new("/proc/self").exists() => {
+            // SAFETY: signal 0 only checks that the process exists.
+            i32::try_from(pid).is_ok_and(|pid| unsafe { libc::kill(pid, 0) } == 0)
+        }
+        Err(_) => false,
     }
 }

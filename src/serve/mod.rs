@@ -119,7 +119,7 @@ pub fn run(
     let requests = handle.requester();
     let api = Arc::new(api::Api::over(
         handle.share(),
-        Box::new(move |r| requests.send(r).is_ok()),
+        Box::new(move |r| requests.send(r)),
     ));
     let life = Arc::new(Lifetime::new(opts.idle_exit.is_some()));
     let socket = socket_path(&opts.data_dir);
@@ -153,11 +153,15 @@ pub fn run(
             http,
         });
         if let Some(idle) = opts.idle_exit {
-            let life = life.clone();
+            let (life, api) = (life.clone(), api.clone());
             tokio::spawn(async move {
                 loop {
                     tokio::time::sleep(Duration::from_millis(500)).await;
-                    if life.idle_for() >= idle {
+                    // Background work a client started (an ingest, embedding) is
+                    // not idleness: the idle time counts from its end.
+                    if api.background_busy() {
+                        life.touch();
+                    } else if life.idle_for() >= idle {
                         life.stop();
                         return;
                     }

@@ -6,7 +6,7 @@
 //! of event lines and then exactly one result or error line, all carrying that id:
 //!
 //! ```text
-//! <- {"quoth":"server","protocol":1,"version":"0.1.0"}
+//! <- {"quoth":"server","protocol":1,"version":"0.1.0","pid":4242,"background":true}
 //! -> {"id":1,"op":"ask","question":"when is the roofer coming?","session":"kitchen"}
 //! <- {"id":1,"event":{"kind":"rewrite","text":"..."}}
 //! <- {"id":1,"result":{ ...the object of `quoth ask --json`... }}
@@ -31,14 +31,23 @@ pub struct Greeting {
     pub protocol: u32,
     /// The server program's version.
     pub version: String,
+    /// The server's process id.
+    #[serde(default)]
+    pub pid: u32,
+    /// Started in the background for a client: it exits when idle, and stops when a
+    /// client that needs the data directory to itself asks it to (`shutdown`).
+    #[serde(default)]
+    pub background: bool,
 }
 
 impl Greeting {
-    pub fn current() -> Self {
+    pub fn current(background: bool) -> Self {
         Self {
             quoth: "server".into(),
             protocol: PROTOCOL_VERSION,
             version: env!("CARGO_PKG_VERSION").into(),
+            pid: std::process::id(),
+            background,
         }
     }
 }
@@ -97,6 +106,11 @@ pub enum Op {
         paths: Vec<String>,
         #[serde(default = "yes")]
         embed: bool,
+        /// Ingest before answering, with progress events, and answer the object of
+        /// `quoth ingest --json` (its attachments and embedding still run in the
+        /// background); otherwise only queue it (`{"queued": true}`).
+        #[serde(default)]
+        wait: bool,
     },
     /// Run the pending embedding jobs in the background (`{"queued": true}`).
     Embed,

@@ -45,7 +45,7 @@ async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
             let _ = tx.send(line);
         }
     };
-    if let Ok(line) = serde_json::to_string(&Greeting::current()) {
+    if let Ok(line) = serde_json::to_string(&Greeting::current(life.background)) {
         let _ = tx.send(line);
     }
     let mut reader = BufReader::new(read);

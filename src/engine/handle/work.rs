@@ -48,6 +48,31 @@ pub(super) fn background(shared: &Shared, work: Work) {
     run_queued(shared);
 }
 
+/// [`background`] for work a front end asked for: its request was counted as
+/// asked when sent ([`super::EngineHandle::send`]), and is queued now.
+pub(super) fn background_asked(shared: &Shared, work: Work) {
+    queue(shared, work);
+    asked_work_queued(shared);
+    if shared.background_busy.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    run_queued(shared);
+}
+
+/// One asked-for piece of work has been queued (or will never be).
+pub(super) fn asked_work_queued(shared: &Shared) {
+    let _ = shared
+        .work_asked
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+}
+
+/// Whether background work runs, waits in the queue or has been asked for.
+pub(super) fn busy(shared: &Shared) -> bool {
+    shared.work_asked.load(Ordering::SeqCst) > 0
+        || shared.background_busy.load(Ordering::SeqCst)
+        || has_queued(shared)
+}
+
 /// The queue slot; a panic elsewhere while holding it leaves nothing half-written.
 fn queued(shared: &Shared) -> std::sync::MutexGuard<'_, Option<Work>> {
     shared
