@@ -44,6 +44,31 @@ fn embedder_gives_normalised_vectors_that_follow_meaning() {
     assert_eq!(tokens.len(), 2);
 }
 
+#[test]
+fn background_embedding_gives_the_vectors_of_foreground_embedding_in_order() {
+    let Some(dir) = models() else { return };
+    let e = Embedder::load(&ModelPaths::in_dir(&dir), EmbedConfig::default()).expect("loads");
+    let texts: Vec<String> = (0..37)
+        .map(|i| format!("Invoice {i} for the roof repair is due in {} days.", i * 3))
+        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let nice_before = quoth::index::priority::this_thread_nice();
+    let foreground = e.embed(&texts).expect("embeds");
+    let background = e
+        .embed_in_background(&texts)
+        .expect("embeds in the background");
+    assert_eq!(background.len(), texts.len());
+    for (i, (f, b)) in foreground.iter().zip(&background).enumerate() {
+        assert!(cos(f, b) > 0.999, "text {i}: {}", cos(f, b));
+    }
+    // One text, and none.
+    let one = e.embed_in_background(&texts[5..6]).expect("one");
+    assert!(cos(&one[0], &foreground[5]) > 0.999);
+    assert!(e.embed_in_background(&[]).expect("none").is_empty());
+    // The caller's priority is left as it was.
+    assert_eq!(quoth::index::priority::this_thread_nice(), nice_before);
+}
+
 fn demo_with_vectors() -> Option<(tempfile::TempDir, Engine)> {
     models()?;
     let tmp = tempfile::tempdir().expect("tempdir");

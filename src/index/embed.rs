@@ -142,6 +142,9 @@ pub struct Embedder {
     /// (a search's query while the background embeds mail): one thread, so the
     /// query waits for no batch.
     spare: OnceLock<std::result::Result<Mutex<Session>, String>>,
+    /// The sessions of background embedding ([`Embedder::embed_in_background`]):
+    /// one thread each, one per configured thread, made on first use.
+    background: Vec<OnceLock<std::result::Result<Mutex<Session>, String>>>,
     paths: ModelPaths,
     tokenizer: Tokenizer,
     cfg: EmbedConfig,
@@ -182,12 +185,13 @@ impl Embedder {
         let embedder = Self {
             session: Mutex::new(session),
             spare: OnceLock::new(),
+            background: (0..cfg.threads.max(1)).map(|_| OnceLock::new()).collect(),
             paths: paths.clone(),
             tokenizer,
             cfg,
             dim: 0,
         };
-        let probe = embedder.run_batch(&[embedder.tokenize("dimension probe")?])?;
+        let probe = embedder.run_batch(&[embedder.tokenize("dimension probe")?], None)?;
         let dim = probe
             .first()
             .map(|(_, hidden)| hidden.len() / probe[0].0.max(1))
@@ -215,8 +219,13 @@ impl Embedder {
         })
     }
 
-    /// Runs one batch; returns per text (token count, row-major token vectors).
-    fn run_batch(&self, batch: &[Tokens]) -> Result<Vec<(usize, Vec<f32>)>> {
+    /// Runs one batch on `on` (or on the first free of the main and spare sessions);
+    /// returns per text (token count, row-major token vectors).
+    fn run_batch(
+        &self,
+        batch: &[Tokens],
+        on: Option<&Mutex<Session>>,
+    ) -> Result<Vec<(usize, Vec<f32>)>> {
         let len = batch.iter().map(|t| t.ids.len()).max().unwrap_or(0).max(1);
         let rows = batch.len();
         let mut ids = vec![0i64; rows * len];
@@ -236,23 +245,9 @@ impl Embedder {
             "token_type_ids" => tensor(types)?,
         ];
         let poisoned = || EmbedError::Inference("the model session was poisoned".into());
-        let mut session = match self.session.try_lock() {
-            Ok(s) => s,
-            Err(std::sync::TryLockError::Poisoned(_)) => return Err(poisoned()),
-            Err(std::sync::TryLockError::WouldBlock) => {
-                let spare = self.spare.get_or_init(|| {
-                    Self::session(&self.paths, 1)
-                        .map(Mutex::new)
-                        .map_err(|e| e.to_string())
-                });
-                match spare {
-                    Ok(spare) => match spare.try_lock() {
-                        Ok(s) => s,
-                        Err(_) => self.session.lock().map_err(|_| poisoned())?,
-                    },
-                    Err(_) => self.session.lock().map_err(|_| poisoned())?,
-                }
-            }
+        let mut session = match on {
+            Some(session) => session.lock().map_err(|_| poisoned())?,
+            None => self.free_session()?,
         };
         let outputs = session
             .run(inputs)
@@ -280,8 +275,85 @@ impl Embedder {
             .collect())
     }
 
+    /// The main session when it is free, else the spare one (made on first need),
+    /// else the main one once it is free.
+    fn free_session(&self) -> Result<std::sync::MutexGuard<'_, Session>> {
+        let poisoned = || EmbedError::Inference("the model session was poisoned".into());
+        match self.session.try_lock() {
+            Ok(s) => Ok(s),
+            Err(std::sync::TryLockError::Poisoned(_)) => Err(poisoned()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                let spare = self.spare.get_or_init(|| {
+                    Self::session(&self.paths, 1)
+                        .map(Mutex::new)
+                        .map_err(|e| e.to_string())
+                });
+                match spare {
+                    Ok(spare) => match spare.try_lock() {
+                        Ok(s) => Ok(s),
+                        Err(_) => self.session.lock().map_err(|_| poisoned()),
+                    },
+                    Err(_) => self.session.lock().map_err(|_| poisoned()),
+                }
+            }
+        }
+    }
+
+    /// Background session `i`, made on first use.
+    fn background_session(&self, i: usize) -> Result<&Mutex<Session>> {
+        let slot = self
+            .background
+            .get(i)
+            .ok_or_else(|| EmbedError::Inference(format!("no background session {i}")))?;
+        slot.get_or_init(|| {
+            Self::session(&self.paths, 1)
+                .map(Mutex::new)
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| EmbedError::Model(e.clone()))
+    }
+
+    /// [`Embedder::embed`] for background work (embedding mail while the user
+    /// searches and asks): the texts are split among single-threaded sessions, one
+    /// per configured thread, each run by a thread of the lowest scheduling
+    /// priority. With nothing else to do they use every core; a search or a
+    /// question, at normal priority, gets the cores first.
+    pub fn embed_in_background(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let parts = self.background.len().clamp(1, texts.len());
+        let per_part = texts.len().div_ceil(parts);
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = texts
+                .chunks(per_part)
+                .enumerate()
+                .map(|(i, part)| {
+                    scope.spawn(move || {
+                        crate::index::priority::lower_this_thread();
+                        self.embed_on(part, Some(self.background_session(i)?))
+                    })
+                })
+                .collect();
+            let mut out = Vec::with_capacity(texts.len());
+            for run in runs {
+                let vectors = run.join().map_err(|_| {
+                    EmbedError::Inference("a background embedding thread panicked".into())
+                })??;
+                out.extend(vectors);
+            }
+            Ok(out)
+        })
+    }
+
     /// One normalised sentence vector per text, in input order.
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        self.embed_on(texts, None)
+    }
+
+    /// [`Embedder::embed`] on one session (or the first free one).
+    fn embed_on(&self, texts: &[&str], on: Option<&Mutex<Session>>) -> Result<Vec<Vec<f32>>> {
         let tokens: Vec<Tokens> = texts
             .iter()
             .map(|t| self.tokenize(t))
@@ -292,7 +364,7 @@ impl Embedder {
         let mut tokens: Vec<Option<Tokens>> = tokens.into_iter().map(Some).collect();
         for group in order.chunks(self.cfg.batch_size.max(1)) {
             let batch: Vec<Tokens> = group.iter().filter_map(|&i| tokens[i].take()).collect();
-            let results = self.run_batch(&batch)?;
+            let results = self.run_batch(&batch, on)?;
             for (&i, (n, hidden)) in group.iter().zip(results) {
                 out[i] = mean_pool(&hidden, n, self.dim_of(&hidden, n));
             }
@@ -305,7 +377,7 @@ impl Embedder {
     pub fn token_vectors(&self, text: &str) -> Result<Vec<Vec<f32>>> {
         let tokens = self.tokenize(text)?;
         let content = tokens.content.clone();
-        let mut results = self.run_batch(&[tokens])?;
+        let mut results = self.run_batch(&[tokens], None)?;
         let (n, hidden) = results.pop().unwrap_or((0, Vec::new()));
         let dim = self.dim_of(&hidden, n);
         Ok(content

@@ -4,5 +4,6 @@ pub mod chunk;
 pub mod embed;
 pub mod lexical;
 pub mod lexical_query;
+pub mod priority;
 pub mod vector;
 mod vector_file;

@@ -282,7 +282,7 @@ fn embed(shared: &Shared) -> crate::engine::Result<Option<String>> {
         let vectors = if texts.is_empty() {
             Ok(Vec::new())
         } else {
-            model.embed(&texts)
+            model.embed_in_background(&texts)
         };
         drop(texts);
         shared
