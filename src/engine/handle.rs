@@ -34,6 +34,7 @@ use work::{background_asked, save_attachment, send_threads, thread_messages, Wor
 mod drafts;
 mod imap;
 mod mail;
+mod waiting;
 mod work;
 
 pub use work::sort_threads;
@@ -310,11 +311,10 @@ struct Shared {
     data_dir: PathBuf,
     answerer: Box<dyn Answerer + Send + Sync>,
     events: mpsc::Sender<EngineEvent>,
-    /// Reads waiting for the engine: embedding and sync steps wait while this is
-    /// non-zero.
-    readers_waiting: AtomicUsize,
+    /// Reads waiting for the engine: sync steps wait while there are any.
+    readers_waiting: waiting::Waiting,
     /// Sync steps waiting for the engine: embedding yields its lock to them.
-    writers_waiting: AtomicUsize,
+    writers_waiting: waiting::Waiting,
     /// The newest search request: older ones not yet started are skipped.
     latest_search: AtomicU64,
     /// Ingest, sync or embedding in progress.
@@ -377,8 +377,8 @@ impl EngineHandle {
             engine: RwLock::new(engine),
             answerer,
             events: ev_tx,
-            readers_waiting: AtomicUsize::new(0),
-            writers_waiting: AtomicUsize::new(0),
+            readers_waiting: waiting::Waiting::default(),
+            writers_waiting: waiting::Waiting::default(),
             latest_search: AtomicU64::new(0),
             background_busy: AtomicBool::new(false),
             work_asked: AtomicUsize::new(0),
@@ -637,9 +637,9 @@ impl Shared {
     /// Runs `f` under the read lock (embedding holds the write lock only to store a
     /// batch's vectors; sync steps wait while reads are waiting).
     fn read<T>(&self, f: impl FnOnce(&Engine) -> T) -> T {
-        self.readers_waiting.fetch_add(1, Ordering::SeqCst);
+        let waits = self.readers_waiting.enter();
         let guard = self.engine.read().unwrap_or_else(|p| p.into_inner());
-        self.readers_waiting.fetch_sub(1, Ordering::SeqCst);
+        drop(waits);
         f(&guard)
     }
 
@@ -652,12 +652,10 @@ impl Shared {
     /// The write lock for one step of a sync: waiting reads go first (a sync step can
     /// wait a moment, a key press should not), and a running embedding steps aside.
     fn write_after_reads(&self) -> std::sync::RwLockWriteGuard<'_, Engine> {
-        while self.readers_waiting.load(Ordering::SeqCst) > 0 {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        self.writers_waiting.fetch_add(1, Ordering::SeqCst);
+        self.readers_waiting.until_none();
+        let waits = self.writers_waiting.enter();
         let guard = self.write();
-        self.writers_waiting.fetch_sub(1, Ordering::SeqCst);
+        drop(waits);
         guard
     }
 

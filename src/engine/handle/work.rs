@@ -8,7 +8,7 @@ use crate::mail::model::{MessageKey, ThreadId};
 use crate::store::{Store, StoredMessage, ThreadSummary};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tokio::sync::oneshot;
 
 /// What a background run does, in this order.
@@ -272,9 +272,7 @@ fn embed(shared: &Shared) -> crate::engine::Result<Option<String>> {
     let mut last = Instant::now() - PROGRESS_EVERY;
     let mut steps = 0usize;
     loop {
-        while shared.writers_waiting.load(Ordering::SeqCst) > 0 {
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        shared.writers_waiting.until_none();
         let Some(step) = shared.read(|e| e.embed_step_claim())? else {
             break;
         };
