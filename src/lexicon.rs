@@ -57,6 +57,13 @@ pub const TIME_WORDS: &[&str] = &[
     "weekend", "month", "year", "quarter",
 ];
 
+/// Words that may join the parts of one date or time expression ("Friday, May 3
+/// at 9:00", "May 3 from 2 pm"): a short answer keeps the whole expression.
+pub const DATE_JOINERS: &[&str] = &["at", "from", "to", "until", "till", "on", "of", "the"];
+
+/// Time words too vague to be a short answer when a date is also given.
+pub const VAGUE_TIME_WORDS: &[&str] = &["week", "weekend", "month", "year", "quarter"];
+
 /// Units and scale words that make a number a quantity ("5,000 MMBtu", "2 million").
 #[rustfmt::skip]
 pub const QUANTITY_UNITS: &[&str] = &[

@@ -8,6 +8,7 @@ use super::candidates::CandidateKind;
 use super::detect::{find_all, Found};
 use super::evidence::{EvidencePack, Role};
 use super::select::Scored;
+use crate::lexicon::{month_number, DATE_JOINERS, VAGUE_TIME_WORDS};
 use crate::query::question::{AnswerKind, Question, QuestionType};
 use std::collections::HashSet;
 
@@ -204,26 +205,86 @@ fn split_display(text: &str) -> (Option<&str>, Option<&str>) {
 }
 
 /// The first value of a kind the question expects in `text`, by the question's order
-/// of kinds.
+/// of kinds. A date or time is the whole expression it is part of ("Tuesday, April
+/// 9, 2024 at 4:30 PM"), the most specific one the text gives.
 fn typed_value(text: &str, question: &Question, known: &HashSet<String>) -> Option<String> {
-    let found: Vec<Found> = find_all(text, known);
     let asked: Vec<String> = question
         .slots
         .iter()
         .map(|s| s.text.to_lowercase())
         .collect();
-    for kind in &question.expects {
-        let hit = found.iter().filter(|f| f.kind == *kind).find(|f| {
+    let found: Vec<Found> = find_all(text, known)
+        .into_iter()
+        .filter(|f| {
             let v = text.get(f.span.clone()).unwrap_or("").to_lowercase();
             // The question's own names and numbers are not what it asks for.
             !asked.iter().any(|a| v == *a || a.contains(&v))
                 && !question.question.to_lowercase().contains(&v)
-        });
-        if let Some(f) = hit {
+        })
+        .collect();
+    for kind in &question.expects {
+        if matches!(kind, AnswerKind::Date | AnswerKind::Time) {
+            if let Some(v) = when_value(text, &found) {
+                return Some(v);
+            }
+            continue;
+        }
+        if let Some(f) = found.iter().find(|f| f.kind == *kind) {
             return text.get(f.span.clone()).map(str::to_string);
         }
     }
     None
+}
+
+/// The most specific date-and-time expression of `text`: runs of adjacent dates and
+/// times (joined by punctuation or [`DATE_JOINERS`]) are one expression; one with a
+/// calendar date beats a weekday, which beats a vague word ("week", "month").
+fn when_value(text: &str, found: &[Found]) -> Option<String> {
+    let mut parts: Vec<&Found> = found
+        .iter()
+        .filter(|f| matches!(f.kind, AnswerKind::Date | AnswerKind::Time))
+        .collect();
+    parts.sort_by_key(|f| f.span.start);
+    let joins = |gap: &str| {
+        gap.split(|c: char| c.is_whitespace() || ",–—-".contains(c))
+            .filter(|w| !w.is_empty())
+            .all(|w| DATE_JOINERS.contains(&w.to_lowercase().as_str()))
+            && gap.len() <= 12
+    };
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for f in parts {
+        match runs.last_mut() {
+            Some(run) if text.get(run.end..f.span.start).is_some_and(joins) => {
+                run.end = run.end.max(f.span.end);
+            }
+            _ => runs.push(f.span.clone()),
+        }
+    }
+    let specificity = |run: &std::ops::Range<usize>| {
+        let words = text.get(run.clone()).unwrap_or("");
+        let has_digit = words.chars().any(|c| c.is_ascii_digit());
+        let has_month = words
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| w.len() >= 3 && month_number(&w.to_lowercase()).is_some());
+        match (
+            has_month || has_digit,
+            VAGUE_TIME_WORDS.contains(&words.to_lowercase().as_str()),
+        ) {
+            (true, _) => 2 + usize::from(has_month && has_digit),
+            (false, false) => 1,
+            (false, true) => 0,
+        }
+    };
+    let best = runs
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, r)| (specificity(r), std::cmp::Reverse(*i)))?
+        .1;
+    let value = text
+        .get(best.clone())?
+        .trim_end_matches([',', ' ', '-', '–']);
+    // One line, as the quote it leads.
+    Some(value.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 fn same_value(a: &str, b: &str) -> bool {
@@ -275,6 +336,40 @@ mod tests {
         assert_eq!(sel.text, "May 8 — \"The design review is on May 8.\" [1]");
         assert_eq!(sel.short_answer.as_deref(), Some("May 8"));
         assert!(compose(&s, &q, &pack, 0.95, &HashSet::new()).is_none());
+    }
+
+    #[test]
+    fn a_short_date_is_the_whole_and_most_specific_expression() {
+        let when = Question::read("When is the design review?", &AddressBook::default(), 0);
+        let short = |text: &str| typed_value(text, &when, &HashSet::new());
+        assert_eq!(
+            short("Two of us are away the week of the 11th, so the review is on Thursday, March 21 at 10:30am.")
+                .as_deref(),
+            Some("Thursday, March 21 at 10:30am")
+        );
+        assert_eq!(
+            short("The clinic expects you on Tuesday, April 9, 2024 at 4:30 PM sharp.").as_deref(),
+            Some("Tuesday, April 9, 2024 at 4:30 PM")
+        );
+        assert_eq!(
+            short("The window is Saturday March 16, and the drives go offline.").as_deref(),
+            Some("Saturday March 16")
+        );
+        assert_eq!(
+            short("It is now on Thursday, March 21,\nat 2:00 pm in the boardroom.").as_deref(),
+            Some("Thursday, March 21, at 2:00 pm")
+        );
+        assert_eq!(
+            short("Let's pick it up next week.").as_deref(),
+            Some("week")
+        );
+        assert_eq!(short("The review is on Friday.").as_deref(), Some("Friday"));
+        // Two separate dates: the first of equal specificity.
+        assert_eq!(
+            short("It moved from March 14 and will now be held after lunch on March 21.")
+                .as_deref(),
+            Some("March 14")
+        );
     }
 
     #[test]

@@ -119,14 +119,12 @@ fn typed_at(toks: &[Token], i: usize) -> Option<(AnswerKind, usize)> {
             .is_some_and(|n| matches!(n, "million" | "billion" | "thousand" | "k" | "mm"));
         return Some((AnswerKind::Money, 1 + usize::from(unit)));
     }
-    if is_time(&lower)
-        || (is_number(t)
-            && next
-                .as_deref()
-                .is_some_and(|n| n == "am" || n == "pm" || n == "a.m" || n == "p.m"))
-    {
-        let ampm = !is_time(&lower);
-        return Some((AnswerKind::Time, 1 + usize::from(ampm)));
+    let ampm_next = next
+        .as_deref()
+        .is_some_and(|n| n == "am" || n == "pm" || n == "a.m" || n == "p.m");
+    if is_time(&lower) || (is_number(t) && ampm_next) {
+        // "4:30 PM" and "4 pm" are one time; "4:30pm" is one word already.
+        return Some((AnswerKind::Time, 1 + usize::from(ampm_next)));
     }
     if month_number(&lower).is_some() && (lower.len() > 3 || toks[i].text.len() == 3) {
         // "March 14", "March 14, 2001", "14 March", "March 2001"; "may" alone is a verb.
@@ -428,6 +426,9 @@ mod tests {
         assert!(k.contains(&(AnswerKind::Date, "March 21".into())), "{k:?}");
         assert!(k.contains(&(AnswerKind::Time, "10:30am".into())), "{k:?}");
         assert!(k.contains(&(AnswerKind::Money, "$2,500".into())), "{k:?}");
+        let k = kinds("Doors open at 6:45 PM, the talk starts at 7 pm.");
+        assert!(k.contains(&(AnswerKind::Time, "6:45 PM".into())), "{k:?}");
+        assert!(k.contains(&(AnswerKind::Time, "7 pm".into())), "{k:?}");
         let k = kinds("We shipped 5,000 MMBtu and 3 units, up 15%, due 3/14/01.");
         assert!(
             k.contains(&(AnswerKind::Quantity, "5,000 MMBtu".into())),
