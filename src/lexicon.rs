@@ -205,6 +205,58 @@ pub const GREETINGS_AND_SIGNOFFS: &[&str] = &[
     "sincerely", "best", "talk soon", "see you",
 ];
 
+/// Words that end an organisation's name.
+pub const ORG_SUFFIXES: &[&str] = &[
+    "inc",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "llc",
+    "llp",
+    "ltd",
+    "lp",
+    "plc",
+    "group",
+    "bank",
+    "partners",
+    "associates",
+    "university",
+    "institute",
+    "association",
+    "agency",
+    "commission",
+    "department",
+    "council",
+    "services",
+    "holdings",
+    "trust",
+    "foundation",
+];
+
+/// Words that end the name of a place ("Pine Lodge", "Birch Room", "Elm Street").
+#[rustfmt::skip]
+pub const PLACE_ENDS: &[&str] = &[
+    "lodge", "hotel", "inn", "resort", "room", "hall", "suite", "floor", "building",
+    "tower", "center", "centre", "street", "st", "avenue", "ave", "road", "rd",
+    "boulevard", "blvd", "lane", "drive", "square", "plaza", "park", "campus",
+    "airport", "station", "terminal", "office", "library", "restaurant", "cafe", "café",
+    "bar", "club", "arena", "stadium", "theater", "theatre", "museum", "church",
+    "hospital", "clinic", "school", "college",
+];
+
+/// Words that begin the name of a place ("Café Aurora", "Hotel Adlon").
+pub const PLACE_STARTS: &[&str] = &[
+    "hotel",
+    "café",
+    "cafe",
+    "restaurant",
+    "lake",
+    "mount",
+    "fort",
+    "port",
+];
+
 /// Titles that go before a name and may be left out where the name is given.
 #[rustfmt::skip]
 pub const TITLES: &[&str] = &[

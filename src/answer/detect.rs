@@ -6,7 +6,8 @@
 //! and names against its quote.
 
 use crate::lexicon::{
-    month_number, MONEY_WORDS, NUMBER_WORDS, QUANTITY_UNITS, STOP_WORDS, TIME_WORDS, TITLES,
+    month_number, MONEY_WORDS, NUMBER_WORDS, ORG_SUFFIXES, PLACE_ENDS, PLACE_STARTS,
+    QUANTITY_UNITS, STOP_WORDS, TIME_WORDS, TITLES,
 };
 use crate::query::question::AnswerKind;
 use std::collections::HashSet;
@@ -203,15 +204,19 @@ fn names(text: &str, toks: &[Token], known_people: &HashSet<String>) -> Vec<Foun
                 .checked_sub(1)
                 .map(|p| toks[p].text.to_lowercase())
                 .unwrap_or_default();
-            let kind = if lower_run
-                .last()
-                .is_some_and(|w| ORG_SUFFIXES.contains(&w.trim_end_matches('.')))
-            {
+            let last = lower_run.last().map(|w| w.trim_end_matches('.'));
+            let first = lower_run.first().map(String::as_str);
+            let kind = if last.is_some_and(|w| ORG_SUFFIXES.contains(&w)) {
                 AnswerKind::Organization
             } else if lower_run.iter().any(|w| known_people.contains(w))
                 || TITLES.contains(&prev.trim_end_matches('.'))
             {
                 AnswerKind::Person
+            } else if run.len() >= 2
+                && (last.is_some_and(|w| PLACE_ENDS.contains(&w))
+                    || first.is_some_and(|w| PLACE_STARTS.contains(&w)))
+            {
+                AnswerKind::Place
             } else if matches!(prev.as_str(), "in" | "at" | "to" | "from" | "near")
                 && run.len() <= 3
             {
@@ -235,35 +240,6 @@ fn names(text: &str, toks: &[Token], known_people: &HashSet<String>) -> Vec<Foun
     out
 }
 
-/// Words that end an organisation's name.
-const ORG_SUFFIXES: &[&str] = &[
-    "inc",
-    "corp",
-    "corporation",
-    "co",
-    "company",
-    "llc",
-    "llp",
-    "ltd",
-    "lp",
-    "plc",
-    "group",
-    "bank",
-    "partners",
-    "associates",
-    "university",
-    "institute",
-    "association",
-    "agency",
-    "commission",
-    "department",
-    "council",
-    "services",
-    "holdings",
-    "trust",
-    "foundation",
-];
-
 fn is_capitalised(w: &str) -> bool {
     let mut chars = w.chars();
     chars.next().is_some_and(char::is_uppercase)
@@ -283,6 +259,9 @@ fn is_common(w: &str) -> bool {
         || month_number(&lower).is_some()
         || TIME_WORDS.contains(&lower.as_str())
         || lower == "i"
+        // "I'm", "I've", "I'll", "I'd": the writer, not a name.
+        || lower.starts_with("i'")
+        || lower.starts_with("i\u{2019}")
 }
 
 fn is_number(t: &str) -> bool {
@@ -469,6 +448,16 @@ mod tests {
             "{k:?}"
         );
         assert!(k.contains(&(AnswerKind::Place, "Denver".into())), "{k:?}");
+        let k = kinds("Dinner is in the back room of Café Aurora, then drinks at the Pine Lodge and a walk down Elm Street.");
+        for place in ["Café Aurora", "Pine Lodge", "Elm Street"] {
+            assert!(
+                k.contains(&(AnswerKind::Place, place.into())),
+                "{place}: {k:?}"
+            );
+        }
+        // The writer's "I'm" is no name, even past the sentence's start.
+        let k = kinds("Sorry, so I'm moving it and I've told Dana.");
+        assert!(!k.iter().any(|(_, v)| v.starts_with('I')), "{k:?}");
     }
 
     #[test]
