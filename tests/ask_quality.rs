@@ -64,9 +64,9 @@ fn the_team_set_leaks_no_injection_and_quotes_verbatim() {
 /// on questions the selector never saw fails here.
 /// Measured on the shipped model: gold span in the answer, abstention precision and
 /// recall (models/selector/README.md, "Figures of the shipped model").
-const T5_ANSWER_MEASURED: f64 = 0.560;
-const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.750;
-const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.536;
+const T5_ANSWER_MEASURED: f64 = 0.567;
+const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.757;
+const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.500;
 const T5_ANSWER_FLOOR: f64 = T5_ANSWER_MEASURED - 0.03;
 const T5_ABSTENTION_PRECISION_FLOOR: f64 = T5_ABSTENTION_PRECISION_MEASURED - 0.05;
 const T5_ABSTENTION_RECALL_FLOOR: f64 = T5_ABSTENTION_RECALL_MEASURED - 0.05;

@@ -111,7 +111,37 @@ def group_of(q):
     return q["set"] + ":" + q["id"]
 
 
+class Ranker:
+    """The candidate stage as a LambdaRank ensemble (LightGBM): trained on each
+    question's candidates as one list, so it learns to put an answering candidate
+    first rather than to score each candidate alone."""
+
+    def __init__(self, args):
+        import lightgbm
+        self.model = lightgbm.LGBMRanker(
+            objective="lambdarank", n_estimators=args.trees, num_leaves=args.leaves,
+            learning_rate=0.05, min_child_samples=20, lambdarank_truncation_level=5,
+            random_state=7, verbose=-1)
+
+    def fit(self, questions):
+        xs, ys, groups = [], [], []
+        for q in questions:
+            if not q["candidates"]:
+                continue
+            for c in q["candidates"]:
+                xs.append(c["x"])
+                ys.append(c["label"])
+            groups.append(len(q["candidates"]))
+        self.model.fit(np.array(xs, dtype=np.float64), np.array(ys), group=groups)
+        return self
+
+    def decision_function(self, x):
+        return self.model.predict(x, raw_score=True)
+
+
 def fit_candidates(questions, args):
+    if args.ranker == "lambdarank":
+        return Ranker(args).fit(questions)
     x, y = matrix(questions)
     model = HistGradientBoostingClassifier(
         max_iter=args.trees, max_leaf_nodes=args.leaves, learning_rate=0.05,
@@ -156,6 +186,34 @@ def figures(rows, threshold):
         "answerable": len(answerable),
         "unanswerable": len(unanswerable),
     }
+
+
+def export_ranker(ranker):
+    """A LightGBM ensemble as the same flat node arrays (its leaf values carry its
+    learning rate; a split sends value <= threshold left; no value is missing)."""
+    trees = []
+    for info in ranker.model.booster_.dump_model()["tree_info"]:
+        t = {"feature": [], "threshold": [], "left": [], "right": [], "value": []}
+
+        def walk(node):
+            at = len(t["feature"])
+            for k, v in (("feature", -2), ("threshold", -2.0), ("left", -1), ("right", -1), ("value", 0.0)):
+                t[k].append(v)
+            if "leaf_value" in node:
+                t["value"][at] = float(node["leaf_value"])
+                return at
+            if node["decision_type"] != "<=":
+                sys.exit(f"unexpected split {node['decision_type']}")
+            t["feature"][at] = int(node["split_feature"])
+            t["threshold"][at] = float(node["threshold"])
+            left = walk(node["left_child"])
+            right = walk(node["right_child"])
+            t["left"][at], t["right"][at] = left, right
+            return at
+
+        walk(info["tree_structure"])
+        trees.append(t)
+    return {"kind": "gbdt", "init": 0.0, "learning_rate": 1.0, "trees": trees}
 
 
 def export_trees(model):
@@ -229,6 +287,13 @@ def main():
     ap.add_argument("--report")
     ap.add_argument("--trees", type=int, default=300)
     ap.add_argument("--leaves", type=int, default=15)
+    ap.add_argument("--ranker", choices=["pointwise", "lambdarank"], default="lambdarank",
+                    help="the candidate stage: a classifier of each candidate, or a "
+                         "LambdaRank ensemble over each question's candidates")
+    ap.add_argument("--answerable-target", choices=["has_positive", "best_right"],
+                    default="has_positive",
+                    help="what the answerability stage learns: that the evidence holds "
+                         "an answer, or that its best candidate is one")
     args = ap.parse_args()
 
     names, questions = load(args.dumps)
@@ -244,9 +309,12 @@ def main():
     oof = out_of_fold_scores(train, args)
     qx, qy = [], []
     for q in train:
-        v, _ = question_features(names, q["candidates"], oof[id(q)])
+        v, b = question_features(names, q["candidates"], oof[id(q)])
         qx.append(v)
-        qy.append(1 if q.get("has_positive") else 0)
+        if args.answerable_target == "best_right":
+            qy.append(1 if b is not None and q["candidates"][b]["label"] else 0)
+        else:
+            qy.append(1 if q.get("has_positive") else 0)
     question_model = HistGradientBoostingClassifier(
         max_iter=150, max_leaf_nodes=4, learning_rate=0.05, early_stopping=False,
         random_state=7)
@@ -288,7 +356,8 @@ def main():
     print(f"train (out of fold) at that threshold: {train_fig}")
 
     qnames = QUESTION_AGGREGATES + QUESTION_OWN
-    candidate_trees = export_trees(candidate_model)
+    candidate_trees = (export_ranker(candidate_model) if args.ranker == "lambdarank"
+                       else export_trees(candidate_model))
     question_trees = export_trees(question_model)
     check_export(candidate_model, candidate_trees, x)
     check_export(question_model, question_trees, np.array(qx))
