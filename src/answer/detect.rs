@@ -215,10 +215,7 @@ fn names(text: &str, toks: &[Token], known_people: &HashSet<String>) -> Vec<Foun
             } else if run.len() >= 2
                 && (last.is_some_and(|w| PLACE_ENDS.contains(&w))
                     || first.is_some_and(|w| PLACE_STARTS.contains(&w)))
-            {
-                AnswerKind::Place
-            } else if matches!(prev.as_str(), "in" | "at" | "to" | "from" | "near")
-                && run.len() <= 3
+                || matches!(prev.as_str(), "in" | "at" | "to" | "from" | "near") && run.len() <= 3
             {
                 AnswerKind::Place
             } else if run.len() >= 2 {
