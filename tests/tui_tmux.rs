@@ -156,19 +156,22 @@ fn search_ask_and_jump_to_the_citation_in_a_real_terminal() {
     quit(&tmux);
 }
 
-/// Quits: `q`, and `q` again when background work still runs and the UI asks.
+/// Quits as a user does: `q` until the UI is gone (from the reader `q` first goes
+/// back to the list; with background work running the UI asks for a second `q`; a
+/// key pressed while the UI is still taking the terminal back is lost).
 fn quit(tmux: &Tmux) {
-    tmux.send(&["q"]);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut confirmed = false;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut last_q: Option<Instant> = None;
     while Instant::now() < deadline {
         let alive = tmux.cmd(&["has-session", "-t", "quoth"]).status.success();
         if !alive {
             return;
         }
-        if !confirmed && tmux.screen().contains("quit again to quit") {
+        if last_q.is_none_or(|t| t.elapsed() > Duration::from_millis(1500))
+            || tmux.screen().contains("quit again to quit")
+        {
             tmux.send(&["q"]);
-            confirmed = true;
+            last_q = Some(Instant::now());
         }
         std::thread::sleep(Duration::from_millis(100));
     }
