@@ -34,8 +34,12 @@ use work::{background_asked, save_attachment, send_threads, thread_messages, Wor
 mod drafts;
 mod imap;
 mod mail;
+mod requester;
 mod waiting;
 mod work;
+
+use requester::send_request;
+pub use requester::Requester;
 
 pub use work::sort_threads;
 
@@ -432,44 +436,6 @@ impl EngineHandle {
     pub fn send(&self, request: EngineRequest) -> bool {
         send_request(&self.requests, &self.shared, request)
     }
-}
-
-/// Sends requests to a handle's engine from elsewhere (another front end).
-#[derive(Clone)]
-pub struct Requester {
-    requests: mpsc::UnboundedSender<EngineRequest>,
-    shared: Arc<Shared>,
-}
-
-impl Requester {
-    /// Queues a request; false when the engine has stopped.
-    pub fn send(&self, request: EngineRequest) -> bool {
-        send_request(&self.requests, &self.shared, request)
-    }
-}
-
-/// Whether a request starts background work (see [`work::background_asked`]).
-fn asks_for_work(request: &EngineRequest) -> bool {
-    matches!(
-        request,
-        EngineRequest::Ingest { .. } | EngineRequest::Sync | EngineRequest::Embed
-    )
-}
-
-fn send_request(
-    requests: &mpsc::UnboundedSender<EngineRequest>,
-    shared: &Shared,
-    request: EngineRequest,
-) -> bool {
-    let work = asks_for_work(&request);
-    if work {
-        shared.work_asked.fetch_add(1, Ordering::SeqCst);
-    }
-    let sent = requests.send(request).is_ok();
-    if work && !sent {
-        work::asked_work_queued(shared);
-    }
-    sent
 }
 
 fn serve(shared: &Shared, request: EngineRequest) {
