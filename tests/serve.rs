@@ -378,3 +378,135 @@ fn a_server_killed_during_an_ingest_loses_nothing_and_stores_nothing_twice() {
         );
     }
 }
+
+/// A front end attached to a server (the UI of a second terminal) sends the engine
+/// handle's requests over the socket and gets their results, with its own request
+/// ids, and the mailbox's news; when the server is killed it says so.
+#[test]
+fn an_attached_front_end_gets_its_results_and_hears_of_a_lost_server() {
+    use quoth::engine::handle::{EngineEvent, EngineRequest, SendRequest};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("data");
+    let out = quoth(&dir)
+        .args(["ingest", "--no-embed"])
+        .arg(demo_mailbox())
+        .output()
+        .expect("ingest runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // This process finds the socket where the server puts it: the same environment.
+    let mut server = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .arg("--data-dir")
+        .arg(&dir)
+        .arg("serve")
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let no_new_server: quoth::serve::attach::StartServer =
+        std::sync::Arc::new(|| Err("this test starts no server".to_string()));
+    let (engine, mut events, greeting) = loop {
+        match rt.block_on(quoth::serve::attach::attach(&dir, no_new_server.clone())) {
+            Ok(Some(attached)) => break attached,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
+            other => panic!("no server to attach to: {:?}", other.err()),
+        }
+    };
+    assert_eq!(greeting.pid, server.id());
+    let next = |events: &mut tokio::sync::mpsc::Receiver<EngineEvent>| {
+        rt.block_on(async {
+            tokio::time::timeout(Duration::from_secs(60), events.recv())
+                .await
+                .expect("an event within a minute")
+                .expect("the link is open")
+        })
+    };
+
+    assert!(engine.send(EngineRequest::Threads));
+    let mut threads = Vec::new();
+    loop {
+        if let EngineEvent::ThreadList {
+            threads: batch,
+            complete,
+            ..
+        } = next(&mut events)
+        {
+            threads.extend(batch);
+            if complete {
+                break;
+            }
+        }
+    }
+    let listed = json_of(&dir, &["stats"])["threads"]
+        .as_u64()
+        .expect("threads");
+    assert_eq!(threads.len() as u64, listed, "the whole thread list");
+
+    let leak = threads
+        .iter()
+        .find(|t| t.subject.to_lowercase().contains("water damage"))
+        .expect("a thread about the water damage");
+    assert!(engine.send(EngineRequest::Thread {
+        req: 5,
+        id: leak.id,
+        show: None
+    }));
+    assert!(engine.send(EngineRequest::Search {
+        req: 6,
+        query: "water damage".into(),
+        limit: 10,
+    }));
+    let (mut thread_seen, mut search_seen) = (false, false);
+    while !(thread_seen && search_seen) {
+        match next(&mut events) {
+            EngineEvent::ThreadMessages {
+                req,
+                id,
+                messages,
+                attachments,
+                ..
+            } => {
+                assert_eq!((req, id), (5, leak.id));
+                assert_eq!(messages.len(), leak.email_count());
+                // How far each attachment has been read travels with its message.
+                assert!(messages
+                    .iter()
+                    .filter(|m| !m.attachments.is_empty())
+                    .all(|m| attachments[&m.key].len() == m.attachments.len()));
+                assert!(attachments
+                    .keys()
+                    .all(|k| messages.iter().any(|m| m.key == *k)));
+                thread_seen = true;
+            }
+            EngineEvent::SearchResults { req, hits, .. } => {
+                assert_eq!(req, 6, "the front end's own request id");
+                assert!(
+                    hits.iter().any(|h| h.thread_id == leak.id.to_hex()),
+                    "the water damage thread is found: {hits:?}"
+                );
+                search_seen = true;
+            }
+            EngineEvent::Error { message, .. } => panic!("{message}"),
+            _ => {}
+        }
+    }
+
+    server.kill().ok();
+    server.wait().ok();
+    let mut said = Vec::new();
+    while said.len() < 2 {
+        if let EngineEvent::Error { req: None, message } = next(&mut events) {
+            said.push(message);
+        }
+    }
+    assert!(said[0].contains("stopped; starting another"), "{said:?}");
+    assert!(said[1].contains("this test starts no server"), "{said:?}");
+}

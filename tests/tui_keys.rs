@@ -54,7 +54,7 @@ impl Harness {
         let keymap = Keymap::builtin(Preset::Vim).expect("keymap");
         let mut h = Harness {
             rt,
-            link: EngineLink { handle, events },
+            link: EngineLink::local(handle, events),
             app: App::new(keymap, theme, AppOptions::default()),
             term: Terminal::new(TestBackend::new(w, h)).expect("backend"),
             _dir: dir,

@@ -447,6 +447,124 @@ fn cli_clients_and_an_ingest_go_through_the_open_ui() {
     );
 }
 
+/// A second UI on the data dir of an open one (`quoth` with `QUOTH_DATA_DIR`, no
+/// mailbox given), with `env` before the program.
+fn second_ui(tmp: &Path, env: &str) -> Tmux {
+    Tmux::start(&format!(
+        "env {env} QUOTH_DATA_DIR='{}' QUOTH_CONFIG='{}' NO_COLOR=1 TERM=xterm-256color '{}'",
+        tmp.join("data").display(),
+        tmp.join("no-accounts.toml").display(),
+        env!("CARGO_BIN_EXE_quoth"),
+    ))
+}
+
+#[test]
+fn two_uis_share_one_data_dir_and_the_second_outlives_the_first() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let data = tmp.path().join("data");
+    let first = ui_on_demo_copy(tmp.path(), "-u XDG_RUNTIME_DIR");
+    let listed =
+        |s: &str| s.contains("Threads (") && s.contains("stock optio") && !s.contains("loading");
+    first.wait_for("the thread list", 90, listed);
+    // The server a second UI may have to start exits soon after its last client.
+    let second = second_ui(tmp.path(), "-u XDG_RUNTIME_DIR QUOTH_SERVER_IDLE_EXIT=3");
+    second.wait_for("the second UI's thread list", 60, listed);
+
+    // Each UI gets the results of its own requests.
+    second.send(&["/"]);
+    second.type_text("strike price");
+    second.send(&["Enter"]);
+    let screen = second.wait_for("search results", 30, |s| s.contains("found, Esc clears"));
+    assert!(screen.contains("Search: strike price"), "{screen}");
+    assert!(
+        !first.screen().contains("Search: strike price"),
+        "the first UI does not show the second's search:\n{}",
+        first.screen()
+    );
+    second.send(&["Escape"]);
+    second.wait_for("the thread list again", 10, |s| s.contains("Threads ("));
+
+    // An archive in one UI shows in the other's reader of the same thread.
+    first.send(&["Enter"]);
+    second.send(&["Enter"]);
+    first.wait_for("the first UI's reader", 20, |s| s.contains("Folder: "));
+    second.wait_for("the second UI's reader", 20, |s| s.contains("Folder: "));
+    first.send(&["A"]);
+    first.wait_for("the archive", 20, |s| s.contains("moved to mail/archive"));
+    let screen = second.wait_for("the archive in the second UI", 20, |s| {
+        s.contains("Folder: mail/archive")
+    });
+    assert!(
+        !screen.contains("moved to mail/archive"),
+        "the other UI's move is shown, not announced as its own:\n{screen}"
+    );
+    first.send(&["u"]);
+    second.wait_for("the undo in the second UI", 20, |s| {
+        s.contains("Folder: ") && !s.contains("Folder: mail/archive")
+    });
+    first.send(&["Escape"]);
+    second.send(&["Escape"]);
+    first.wait_for("the first UI's list", 10, |s| s.contains("Threads ("));
+    second.wait_for("the second UI's list", 10, |s| s.contains("Threads ("));
+
+    // Mail ingested from the CLI shows up in both.
+    let more = tmp.path().join("more");
+    common::maildir_with_one(
+        &more,
+        "From: Dana Reyes <dana@example.com>\r\nTo: you@example.com\r\n\
+         Subject: Greenhouse permit approved\r\nMessage-ID: <permit-2@example.com>\r\n\
+         Date: Tue, 12 Mar 2024 09:30:00 +0000\r\n\r\nThe permit came through today.\r\n",
+    );
+    let more = more.to_string_lossy().into_owned();
+    cli_says(
+        &data,
+        &["ingest", "--no-embed", &more],
+        "handed to the running Quoth",
+    );
+    first.wait_for("the new thread in the first UI", 60, |s| {
+        s.contains("Greenhouse permit")
+    });
+    second.wait_for("the new thread in the second UI", 60, |s| {
+        s.contains("Greenhouse permit")
+    });
+
+    // The second UI asks and gets its answer with the citation.
+    second.send(&["i"]);
+    second.type_text("What is the strike price of the stock option grant?");
+    second.send(&["Enter"]);
+    second.wait_for("the answer", 60, |s| {
+        s.contains("[1]") && s.contains("14.50")
+    });
+
+    // The first UI goes, and the engine with it: the second says so, has a server
+    // started, and goes on.
+    quit(&first);
+    second.wait_for("word of the lost engine", 30, |s| {
+        s.contains("stopped; starting another")
+    });
+    second.wait_for("typing mode to end", 10, |s| !s.contains("Esc leaves"));
+    second.send(&["Escape"]);
+    second.send(&["/"]);
+    second.type_text("greenhouse");
+    second.send(&["Enter"]);
+    let screen = second.wait_for("a search through the new server", 60, |s| {
+        s.contains("Search: greenhouse (") && s.contains("Greenhouse permit")
+    });
+    assert!(screen.contains("found, Esc clears"), "{screen}");
+    quit(&second);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while data.join("server.sock").exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        !data.join("server.sock").exists(),
+        "the started server exits once idle"
+    );
+}
+
 /// Reading marks a message read in its Maildir file, and the user's own keys for
 /// the named commands (F-keys in keymap.toml) flag it and mark it unread again.
 #[test]
@@ -603,7 +721,8 @@ fn a_reply_written_in_the_editor_is_sent_through_sendmail() {
         ),
     );
     tmux.wait_for("the thread list", 90, |s| {
-        s.contains("Threads (") && !s.contains("loading")
+        // The list as ingested: an empty list shows before the ingest starts.
+        s.contains("Threads (") && !s.contains("Threads (0") && !s.contains("loading")
     });
     tmux.send(&["Enter"]);
     tmux.wait_for("the reader", 20, |s| s.contains("Folder: "));
@@ -715,7 +834,8 @@ fn a_message_is_piped_to_a_command_and_the_ui_comes_back() {
     let out = tmp.path().join("piped.eml");
     let tmux = ui_on_demo_copy(tmp.path(), "");
     tmux.wait_for("the thread list", 90, |s| {
-        s.contains("Threads (") && !s.contains("loading")
+        // The list as ingested: an empty list shows before the ingest starts.
+        s.contains("Threads (") && !s.contains("Threads (0") && !s.contains("loading")
     });
     tmux.send(&["Enter"]);
     tmux.wait_for("the reader", 20, |s| s.contains("Folder: "));

@@ -105,7 +105,7 @@ fn setup(data_dir: &Path, rt: &tokio::runtime::Runtime) -> Result<(App, EngineLi
     let (handle, events) = EngineHandle::start(engine, answerer(false)?, rt.handle());
     let keymap = Keymap::builtin(Preset::Vim)?;
     let app = App::new(keymap, Theme::plain(), AppOptions::default());
-    Ok((app, EngineLink { handle, events }))
+    Ok((app, EngineLink::local(handle, events)))
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {

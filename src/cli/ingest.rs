@@ -4,6 +4,7 @@ use super::output::{print_json, safe_line};
 use anyhow::{Context, Result};
 use quoth::engine::{EmbedProgress, Engine, IngestPhase, IngestProgress, StatusReport};
 use quoth::serve::client::Client;
+use quoth::serve::lifetime::ServerState;
 use quoth::serve::protocol::{EventKind, Op};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -207,6 +208,49 @@ fn embed_quietly(engine: &mut Engine, json: bool) -> Result<Option<quoth::engine
         );
     }
     Ok(Some(report))
+}
+
+/// `quoth status` through a running server: the work of its store, and the server.
+pub fn status_of_server(value: serde_json::Value, json: bool) -> Result<i32> {
+    if json {
+        print_json(&value)?;
+        return Ok(0);
+    }
+    let server: Option<ServerState> = value
+        .get("server")
+        .and_then(|s| serde_json::from_value(s.clone()).ok());
+    status(&serde_json::from_value(value)?, false)?;
+    if let Some(s) = server {
+        let kind = if s.background {
+            "background"
+        } else {
+            "foreground"
+        };
+        let work = if s.working {
+            "background work in hand"
+        } else {
+            "no background work"
+        };
+        outln!(
+            "server: process {}, {kind}, up {}, {} {} connected ({} UI{} attached), {work}",
+            s.pid,
+            uptime(s.uptime_secs),
+            s.clients,
+            if s.clients == 1 { "client" } else { "clients" },
+            s.attached,
+            if s.attached == 1 { "" } else { "s" }
+        );
+    }
+    Ok(0)
+}
+
+/// An uptime as people say it: seconds, minutes, hours.
+fn uptime(secs: u64) -> String {
+    match secs {
+        0..=119 => format!("{secs} s"),
+        120..=7199 => format!("{} min", secs / 60),
+        _ => format!("{} h {} min", secs / 3600, secs % 3600 / 60),
+    }
 }
 
 /// `quoth status`

@@ -229,7 +229,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Status => match connect(&data_dir)? {
             Some(mut c) => {
                 let v = c.call(Op::Status, &mut |_| {})?;
-                ingest::status(&serde_json::from_value(v)?, json)
+                ingest::status_of_server(v, json)
             }
             None => ingest::status(&open(&data_dir)?.status_report()?, json),
         },

@@ -6,14 +6,17 @@
 
 use anyhow::{Context, Result};
 use quoth::answer::Answerer;
-use quoth::engine::handle::{EngineHandle, EngineRequest, HandleOptions};
+use quoth::engine::handle::{EngineHandle, EngineRequest, HandleOptions, SendRequest};
 use quoth::engine::Engine;
+use quoth::mail::model::MessageKey;
+use quoth::serve::attach::StartServer;
 use quoth::source::imap::{config, load_accounts, AccountConfig};
 use quoth::tui::terminal::TerminalGuard;
 use quoth::tui::{
     self, App, AppEvent, AppOptions, EngineLink, ExternalJob, Keymap, LoopOptions, Preset, Theme,
 };
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// How the UI was asked to start.
 pub struct TuiArgs {
@@ -119,45 +122,23 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     let (accounts, config_error) = accounts(args.config.as_deref());
     let plan = plan(&args, !accounts.is_empty())?;
     let keymap = keymap(args.keymap)?;
-    let answerer = answerer(args.llm)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let engine = open(&plan.data_dir)?;
-    let mut app_note_later = None;
-    let reveal = match args.open.as_deref().map(|id| engine.find_message(id)) {
-        Some(Ok(m)) => Some(m.key),
-        Some(Err(e)) => {
-            app_note_later = Some(format!("cannot open that message: {e}"));
-            None
+    let mut errors: Vec<String> = config_error.into_iter().collect();
+    let needs_own_engine = !accounts.is_empty() || args.llm;
+    let (mut link, alongside) = match attach(&args, &plan.data_dir, &runtime, needs_own_engine)? {
+        Some(attached) => {
+            errors.extend(attached.note);
+            (attached.link, None)
         }
-        None => None,
-    };
-    let options = HandleOptions {
-        accounts,
-        compose: compose_config(args.config.as_deref()),
-        ..HandleOptions::default()
-    };
-    let (handle, events) = EngineHandle::start_with(engine, answerer, runtime.handle(), options);
-    // While the UI runs, the CLI and other clients reach the engine through it.
-    let requests = handle.requester();
-    let api = quoth::serve::api::Api::over(
-        handle.share(),
-        Box::new(move |request| requests.send(request)),
-    )
-    .with_front_end();
-    if let Some(key) = reveal {
-        handle.send(EngineRequest::Reveal { key });
-    }
-    let _alongside = match quoth::serve::serve_alongside(api, &plan.data_dir, runtime.handle()) {
-        Ok(a) => Some(a),
-        Err(e) => {
-            app_note_later = Some(format!("other clients cannot reach this UI: {e}"));
-            None
+        None => {
+            let owned = own_engine(&args, &plan.data_dir, &runtime, accounts)?;
+            errors.extend(owned.note);
+            (owned.link, owned.alongside)
         }
     };
-    let mut link = EngineLink { handle, events };
     let app_options = AppOptions {
         mark_read: reader_config(args.config.as_deref()).mark_read,
         ..AppOptions::default()
@@ -177,19 +158,139 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     if let Some(note) = &plan.note {
         app.status.note(note.clone());
     }
-    if let Some(e) = config_error {
-        app.status.error(e);
-    }
-    if let Some(e) = app_note_later {
+    for e in errors {
         app.status.error(e);
     }
     let mut guard = TerminalGuard::enter().context("opening the terminal")?;
     let result = runtime.block_on(run_ui(&mut app, &mut guard, &mut link));
     drop(guard);
+    // The socket goes first: a server another terminal's UI starts once this one has
+    // let go of the data directory binds a socket of the same name.
+    drop(alongside);
+    drop(link);
     // Background work may hold the engine; do not wait for it to finish.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     result.context("running the terminal UI")?;
     Ok(0)
+}
+
+/// The UI's engine, and what the user should be told about it.
+struct Started {
+    link: EngineLink,
+    note: Option<String>,
+}
+
+/// The UI as a front end of the data directory's running server (another terminal's
+/// UI, or a server): `None` when none runs, or when it is a background server and
+/// this UI needs an engine of its own (IMAP accounts to watch, a language model),
+/// which it then stops.
+fn attach(
+    args: &TuiArgs,
+    data_dir: &Path,
+    runtime: &tokio::runtime::Runtime,
+    needs_own_engine: bool,
+) -> Result<Option<Started>> {
+    let dir = data_dir.to_path_buf();
+    let start_server: StartServer = Arc::new(move || {
+        super::server_start::connect_or_start(&dir)
+            .map(drop)
+            .map_err(|e| format!("{e:#}"))
+    });
+    let Some((remote, events, greeting)) =
+        runtime.block_on(quoth::serve::attach::attach(data_dir, start_server))?
+    else {
+        return Ok(None);
+    };
+    if greeting.background && needs_own_engine {
+        drop(remote);
+        return Ok(None);
+    }
+    let mut note = args.llm.then(|| {
+        format!(
+            "answers come from the answerer of the Quoth that runs this data directory (process {})",
+            greeting.pid
+        )
+    });
+    if let Some(id) = args.open.as_deref() {
+        match reveal_key(data_dir, id) {
+            Ok(key) => {
+                remote.send(EngineRequest::Reveal { key });
+            }
+            Err(e) => note = Some(format!("cannot open that message: {e:#}")),
+        }
+    }
+    let link = EngineLink {
+        requests: Box::new(remote),
+        events,
+    };
+    Ok(Some(Started { link, note }))
+}
+
+/// The key of a message named by Message-ID or key, asked of the running server.
+fn reveal_key(data_dir: &Path, id: &str) -> Result<MessageKey> {
+    let mut client =
+        quoth::serve::client::Client::connect(data_dir)?.context("the Quoth server stopped")?;
+    let found = client.call(
+        quoth::serve::protocol::Op::Message {
+            message: id.to_string(),
+        },
+        &mut |_| {},
+    )?;
+    found
+        .get("key")
+        .and_then(|k| k.as_str())
+        .and_then(MessageKey::from_hex)
+        .context("the Quoth server named no key for the message")
+}
+
+/// The UI with the engine in this process, serving the socket for other clients.
+struct Owned {
+    link: EngineLink,
+    alongside: Option<quoth::serve::Alongside>,
+    note: Option<String>,
+}
+
+fn own_engine(
+    args: &TuiArgs,
+    data_dir: &Path,
+    runtime: &tokio::runtime::Runtime,
+    accounts: Vec<AccountConfig>,
+) -> Result<Owned> {
+    let answerer = answerer(args.llm)?;
+    let engine = open(data_dir)?;
+    let mut note = None;
+    let reveal = match args.open.as_deref().map(|id| engine.find_message(id)) {
+        Some(Ok(m)) => Some(m.key),
+        Some(Err(e)) => {
+            note = Some(format!("cannot open that message: {e}"));
+            None
+        }
+        None => None,
+    };
+    let options = HandleOptions {
+        accounts,
+        compose: compose_config(args.config.as_deref()),
+        ..HandleOptions::default()
+    };
+    let (handle, events) = EngineHandle::start_with(engine, answerer, runtime.handle(), options);
+    // While the UI runs, the CLI, other clients and the UIs of other terminals reach
+    // the engine through it.
+    let api = quoth::serve::api::Api::over(&handle).with_front_end();
+    if let Some(key) = reveal {
+        handle.send(EngineRequest::Reveal { key });
+    }
+    let alongside = match quoth::serve::serve_alongside(api, data_dir, runtime.handle()) {
+        Ok(a) => Some(a),
+        Err(e) => {
+            note = Some(format!("other clients cannot reach this UI: {e}"));
+            None
+        }
+    };
+    Ok(Owned {
+        link: EngineLink::local(handle, events),
+        alongside,
+        note,
+    })
 }
 
 /// Runs the UI until it quits, handing the terminal to the editor whenever the UI

@@ -38,7 +38,7 @@ pub struct AttachmentState {
 }
 
 /// One page of an attachment, for the evidence pane.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct AttachmentPage {
     pub name: String,
     pub page: u32,

@@ -106,7 +106,7 @@ impl ComposeSettings {
 }
 
 /// A draft ready for the editor.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct DraftStarted {
     pub path: PathBuf,
     pub kind: DraftKind,
@@ -115,7 +115,7 @@ pub struct DraftStarted {
 }
 
 /// What sending did.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SentMail {
     pub recipients: Vec<String>,
     /// The folder (as the store names folders) the sent copy was kept in.
@@ -129,7 +129,7 @@ pub struct SentMail {
 }
 
 /// A draft kept in the Drafts folder.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PostponedDraft {
     pub kept_in: String,
     /// The Maildir holding it, to be read again (none: it waits for a server).

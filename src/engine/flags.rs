@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 /// What setting a flag changed.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct FlagOutcome {
     /// The flag letter and whether it was set (else cleared).
     pub flag: char,

@@ -24,22 +24,26 @@ use crate::answer::Answerer;
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::source::imap::AccountConfig;
 use crate::store::{Store, StoredMessage, ThreadSummary};
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use work::{background_asked, save_attachment, send_threads, thread_messages, Work};
 
 mod drafts;
+mod front_ends;
 mod imap;
 mod mail;
 mod requester;
 mod waiting;
 mod work;
 
+use front_ends::FrontEnds;
+pub use front_ends::{FrontEndId, NO_REQUEST};
 use requester::send_request;
-pub use requester::Requester;
+pub use requester::{AttachedFrontEnd, Requester};
 
 pub use work::sort_threads;
 
@@ -63,8 +67,10 @@ const EVENT_CAPACITY: usize = 256;
 /// Least time between two progress events of one kind.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
-/// What a front end asks of the engine.
-#[derive(Debug, Clone)]
+/// What a front end asks of the engine. Requests and events travel as JSON over
+/// the socket to an attached front end (`attach` in [`crate::serve::protocol`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EngineRequest {
     /// The attachment page a citation points at, with the quote located in it.
     Page {
@@ -161,7 +167,8 @@ pub enum EngineRequest {
 }
 
 /// Background work, for a gauge.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Progress {
     Ingest {
         phase: super::IngestPhase,
@@ -179,7 +186,8 @@ pub enum Progress {
 }
 
 /// What the engine reports back.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EngineEvent {
     Page {
         req: RequestId,
@@ -196,8 +204,10 @@ pub enum EngineEvent {
         id: ThreadId,
         messages: Vec<StoredMessage>,
         /// How far each attachment's text has been read, by message.
+        #[serde(with = "by_key")]
         attachments: AttachmentStates,
         /// The folders of each message's other copies.
+        #[serde(with = "by_key")]
         also_in: super::copies::AlsoIn,
     },
     SearchResults {
@@ -314,13 +324,12 @@ struct Shared {
     store: Store,
     data_dir: PathBuf,
     answerer: Box<dyn Answerer + Send + Sync>,
-    events: mpsc::Sender<EngineEvent>,
+    /// Where events go: the front end that started the handle, and any attached.
+    front_ends: FrontEnds,
     /// Reads waiting for the engine: sync steps wait while there are any.
     readers_waiting: waiting::Waiting,
     /// Sync steps waiting for the engine: embedding yields its lock to them.
     writers_waiting: waiting::Waiting,
-    /// The newest search request: older ones not yet started are skipped.
-    latest_search: AtomicU64,
     /// Ingest, sync or embedding in progress.
     background_busy: AtomicBool,
     /// Requests for background work sent and not yet queued: the work is under way
@@ -347,6 +356,25 @@ pub struct HandleOptions {
     pub watch: WatchOptions,
     /// How mail the user writes is addressed, sent and kept.
     pub compose: crate::source::imap::config::ComposeConfig,
+}
+
+/// Where a front end's requests go: a handle of its own, or the engine of another
+/// process reached over its socket.
+pub trait SendRequest: Send {
+    /// Queues a request; false when the engine has stopped.
+    fn send(&self, request: EngineRequest) -> bool;
+}
+
+impl SendRequest for EngineHandle {
+    fn send(&self, request: EngineRequest) -> bool {
+        EngineHandle::send(self, request)
+    }
+}
+
+impl SendRequest for AttachedFrontEnd {
+    fn send(&self, request: EngineRequest) -> bool {
+        AttachedFrontEnd::send(self, request)
+    }
 }
 
 /// The front end's side: send requests, receive events.
@@ -380,10 +408,9 @@ impl EngineHandle {
             data_dir: engine.data_dir().to_path_buf(),
             engine: RwLock::new(engine),
             answerer,
-            events: ev_tx,
+            front_ends: FrontEnds::new(ev_tx),
             readers_waiting: waiting::Waiting::default(),
             writers_waiting: waiting::Waiting::default(),
-            latest_search: AtomicU64::new(0),
             background_busy: AtomicBool::new(false),
             work_asked: AtomicUsize::new(0),
             queued_work: Mutex::new(None),
@@ -400,7 +427,7 @@ impl EngineHandle {
         runtime.spawn(async move {
             while let Some(request) = req_rx.recv().await {
                 if let EngineRequest::Search { req, .. } = &request {
-                    shared.latest_search.fetch_max(*req, Ordering::SeqCst);
+                    shared.front_ends.note_search(*req);
                 }
                 let shared = shared.clone();
                 rt.spawn_blocking(move || serve(&shared, request));
@@ -435,6 +462,33 @@ impl EngineHandle {
     /// Queues a request; false when the engine has stopped.
     pub fn send(&self, request: EngineRequest) -> bool {
         send_request(&self.requests, &self.shared, request)
+    }
+
+    /// Another front end of this engine, with its own stream of events.
+    pub fn attach(&self) -> (AttachedFrontEnd, mpsc::Receiver<EngineEvent>) {
+        self.requester().attach()
+    }
+}
+
+/// A map keyed by message as a list of pairs (JSON keys are strings only).
+mod by_key {
+    use crate::mail::model::MessageKey;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::HashMap;
+
+    pub fn serialize<V: Serialize, S: Serializer>(
+        map: &HashMap<MessageKey, V>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(map.iter())
+    }
+
+    pub fn deserialize<'de, V: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<HashMap<MessageKey, V>, D::Error> {
+        Ok(Vec::<(MessageKey, V)>::deserialize(d)?
+            .into_iter()
+            .collect())
     }
 }
 
@@ -474,7 +528,7 @@ fn serve(shared: &Shared, request: EngineRequest) {
             Err(e) => shared.error(Some(req), e),
         },
         EngineRequest::Search { req, query, limit } => {
-            if shared.latest_search.load(Ordering::SeqCst) > req {
+            if shared.front_ends.newer_search_than(req) {
                 // A newer search was asked for before this one started: skip it. The
                 // front end drops its result anyway, but it still wants an answer.
                 shared.emit(EngineEvent::SearchResults {
@@ -585,12 +639,11 @@ fn serve(shared: &Shared, request: EngineRequest) {
 
 impl Shared {
     fn emit(&self, event: EngineEvent) {
-        // The receiver is gone only when the front end has quit.
-        let _ = self.events.blocking_send(event);
+        self.front_ends.emit(event);
     }
 
     fn progress(&self, p: Progress) {
-        let _ = self.events.try_send(EngineEvent::Progress(p));
+        self.front_ends.progress(p);
     }
 
     fn error(&self, req: Option<RequestId>, e: impl std::fmt::Display) {

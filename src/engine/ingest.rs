@@ -30,7 +30,7 @@ const BATCH: usize = 512;
 const BATCHES_PER_TRIM: usize = 16;
 
 /// Which step ingest is at, for progress reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum IngestPhase {
     Scanning,
     Reading,

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Where a message goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MoveTarget {
     /// The account's archive folder (made when there is none).
     Archive,
@@ -54,7 +54,7 @@ pub(super) const TRASH_NAMES: &[&str] = &[
 ];
 
 /// What a move did.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MoveOutcome {
     pub key: MessageKey,
     /// The folder it left, as the store names folders, and its directory.

@@ -6,7 +6,9 @@ use super::protocol::{ApiError, ErrorKind, EventKind, Op};
 use crate::answer::conversation::Conversation;
 use crate::answer::extract::ExtractiveAnswerer;
 use crate::answer::Answerer;
-use crate::engine::handle::EngineRequest;
+use crate::engine::handle::{
+    AttachedFrontEnd, EngineEvent, EngineHandle, EngineRequest, Requester,
+};
 use crate::engine::moves::MoveTarget;
 use crate::engine::EngineShare;
 use crate::engine::{
@@ -28,36 +30,63 @@ const DEFAULT_THREAD_LIMIT: usize = 200;
 /// Least time between two progress events of a waited-for ingest.
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
-/// Hands background work (an ingest, embedding) to the engine handle that owns the
-/// engine, so it runs in the background, yielding to reads, and its progress shows
-/// in the handle's front end; false when that handle is gone.
-pub type Background = Box<dyn Fn(EngineRequest) -> bool + Send + Sync>;
-
 /// One engine shared by every connection: reads run side by side.
 pub struct Api {
     engine: Arc<dyn EngineShare>,
-    background: Background,
+    /// Hands background work (an ingest, embedding) to the engine handle, so it
+    /// runs in the background, yielding to reads, and its progress shows in the
+    /// handle's front ends; attaches front ends of other terminals.
+    handle: Requester,
     /// Asks of one named session run one at a time, so follow-ups see each other.
     sessions: Mutex<()>,
     /// Whether a UI shows the handle's events (it can show a message asked for).
     front_end: bool,
+    /// The server serving this API, for `status`.
+    life: Option<Arc<super::Lifetime>>,
 }
 
 impl Api {
-    /// The engine of a handle (`EngineHandle::share`) and where its background
-    /// work goes (`EngineHandle::requester`).
-    pub fn over(engine: Arc<dyn EngineShare>, background: Background) -> Self {
+    /// The engine of a handle, for every client of the server.
+    pub fn over(handle: &EngineHandle) -> Self {
         Self {
-            engine,
-            background,
+            engine: handle.share(),
+            handle: handle.requester(),
             sessions: Mutex::new(()),
             front_end: false,
+            life: None,
         }
+    }
+
+    /// The API as served by the server of `life`, which `status` names.
+    pub fn with_lifetime(mut self, life: Arc<super::Lifetime>) -> Self {
+        self.life = Some(life);
+        self
+    }
+
+    /// Another front end of the engine, for a connection that asked to attach.
+    pub fn attach(&self) -> (AttachedFrontEnd, tokio::sync::mpsc::Receiver<EngineEvent>) {
+        self.handle.attach()
     }
 
     /// Whether the engine runs background work (an ingest, a sync, embedding).
     pub fn background_busy(&self) -> bool {
         self.engine.background_busy()
+    }
+
+    /// How many progress reports the engine's background work has made.
+    pub fn progress_made(&self) -> u64 {
+        self.handle.progress_made()
+    }
+
+    /// How many front ends of other terminals are attached.
+    pub fn attached(&self) -> usize {
+        self.handle.attached()
+    }
+
+    /// The identity of the store the engine holds.
+    pub fn store_identity(&self) -> Result<String, ApiError> {
+        self.with(|e| e.store().identity())
+            .map_err(|e| engine_error(e.into()))
     }
 
     /// The API of a handle whose events a UI shows.
@@ -139,13 +168,17 @@ impl Api {
             Op::Expunge { confirm: true } => {
                 let report = self.write(|e| e.expunge_trash()).map_err(engine_error)?;
                 if report.removed > 0 {
-                    (self.background)(EngineRequest::Threads);
+                    self.handle.send(EngineRequest::Threads);
                 }
                 to_value(&report)
             }
             Op::Shutdown => Err(ApiError::new(
                 ErrorKind::Refused,
                 "this server was started in the foreground: stop it where it runs",
+            )),
+            Op::Attach => Err(ApiError::new(
+                ErrorKind::Refused,
+                "only a socket connection can attach as a front end",
             )),
         }
     }
@@ -265,7 +298,7 @@ impl Api {
             .map_err(engine_error)?;
         // Every open client lists the new threads; attachments and embedding follow
         // in the background.
-        (self.background)(EngineRequest::Threads);
+        self.handle.send(EngineRequest::Threads);
         if embed {
             self.queue(EngineRequest::Embed)?;
         }
@@ -286,7 +319,7 @@ impl Api {
         if report.moved > 0 {
             // The front end of the engine's handle (an open UI) lists its threads
             // again; IMAP moves go to their servers with the next sync.
-            (self.background)(EngineRequest::Threads);
+            self.handle.send(EngineRequest::Threads);
         }
         to_value(&report)
     }
@@ -304,12 +337,12 @@ impl Api {
                 }))
             })
             .map_err(engine_error)?;
-        (self.background)(EngineRequest::Threads);
+        self.handle.send(EngineRequest::Threads);
         Ok(value)
     }
 
     fn reveal(&self, message: &str) -> Result<Value, ApiError> {
-        if !self.front_end {
+        if !self.front_end && self.handle.attached() == 0 {
             return Err(ApiError::new(
                 ErrorKind::Refused,
                 "this Quoth server has no UI open to show the message in",
@@ -323,7 +356,7 @@ impl Api {
     }
 
     fn queue(&self, request: EngineRequest) -> Result<Value, ApiError> {
-        if (self.background)(request) {
+        if self.handle.send(request) {
             Ok(json!({ "queued": true }))
         } else {
             Err(ApiError::new(
@@ -336,7 +369,20 @@ impl Api {
     fn status(&self) -> Result<Value, ApiError> {
         let mut report = self.with(|e| e.status_report()).map_err(engine_error)?;
         report.background_work = self.background_busy();
-        to_value(&report)
+        let mut value = to_value(&report)?;
+        if let (Some(life), Some(object)) = (&self.life, value.as_object_mut()) {
+            let server = super::lifetime::ServerState {
+                pid: std::process::id(),
+                uptime_secs: life.uptime().as_secs(),
+                clients: life.connections(),
+                attached: self.attached(),
+                background: life.background,
+                working: report.background_work,
+                store: life.store_id().to_string(),
+            };
+            object.insert("server".into(), to_value(&server)?);
+        }
+        Ok(value)
     }
 
     fn threads(&self, limit: usize) -> Result<Value, ApiError> {

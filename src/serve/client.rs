@@ -62,6 +62,11 @@ impl Client {
                 server: greeting.protocol,
             });
         }
+        // A server of a store no longer at this path (the data directory was
+        // removed or made anew) is leaving: as if none ran.
+        if !greeting.serves(data_dir) {
+            return Ok(None);
+        }
         Ok(Some(Client {
             reader,
             writer: stream,

@@ -10,18 +10,22 @@
 //! connection or request, and stops when a client asks it to.
 
 pub mod api;
+pub mod attach;
 pub mod client;
 pub mod http;
+pub mod identity;
+pub mod lifetime;
 pub mod protocol;
 mod socket;
+
+use lifetime::{BoundSocket, Ending, Lifetime};
 
 use crate::engine::Engine;
 use std::net::SocketAddr;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -34,6 +38,8 @@ pub enum ServeError {
         what: String,
         source: std::io::Error,
     },
+    #[error("reading the store's identity: {0}")]
+    Identity(String),
 }
 
 /// Where the server of a data directory listens.
@@ -88,7 +94,8 @@ pub struct Listening {
 }
 
 /// Serves `engine` until stopped (an idle limit, a client's shutdown of a
-/// background server, or the process's end). `ready` runs once both listeners are
+/// background server, its data directory removed or made anew, or the process's
+/// end). `ready` runs once both listeners are
 /// bound.
 pub fn run(
     engine: Engine,
@@ -116,15 +123,15 @@ pub fn run(
         runtime.handle(),
     );
     runtime.spawn(async move { while events.recv().await.is_some() {} });
-    let requests = handle.requester();
-    let api = Arc::new(api::Api::over(
-        handle.share(),
-        Box::new(move |r| requests.send(r)),
+    let api = api::Api::over(&handle);
+    let life = Arc::new(Lifetime::new(
+        opts.idle_exit.is_some(),
+        publish_store(&api, &opts.data_dir)?,
     ));
-    let life = Arc::new(Lifetime::new(opts.idle_exit.is_some()));
+    let api = Arc::new(api.with_lifetime(life.clone()));
     let socket = socket_path(&opts.data_dir);
-    runtime.block_on(async {
-        let listener = bind_socket(&socket)?;
+    let bound = runtime.block_on(async {
+        let (listener, bound) = bind_socket(&socket)?;
         let http = match (opts.http, token) {
             (Some(addr), Some(token)) => {
                 let l = tokio::net::TcpListener::bind(addr)
@@ -152,30 +159,37 @@ pub fn run(
             socket: socket.clone(),
             http,
         });
-        if let Some(idle) = opts.idle_exit {
-            let (life, api) = (life.clone(), api.clone());
-            tokio::spawn(async move {
-                loop {
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                    // Background work a client started (an ingest, embedding) is
-                    // not idleness: the idle time counts from its end.
-                    if api.background_busy() {
-                        life.touch();
-                    } else if life.idle_for() >= idle {
-                        life.stop();
-                        return;
-                    }
-                }
-            });
-        }
+        let progress = api.clone();
+        tokio::spawn(
+            life.clone()
+                .watch(opts.idle_exit, move || progress.progress_made()),
+        );
         socket::accept_loop(listener, api.clone(), life.clone()).await;
-        Ok::<_, ServeError>(())
+        Ok::<_, ServeError>(bound)
     })?;
-    let _ = std::fs::remove_file(&socket);
+    bound.remove();
     drop(handle);
-    // Requests still running hold the engine; the runtime's drop waits for them.
-    runtime.shutdown_timeout(Duration::from_secs(30));
+    if life.ending() == Ending::StoreGone {
+        // Its work belongs to a store nobody can reach: leave now.
+        eprintln!(
+            "quoth serve: the data directory {} was removed or holds another store now: stopped",
+            opts.data_dir.display()
+        );
+        runtime.shutdown_background();
+    } else {
+        // Requests still running hold the engine; the runtime's drop waits for them.
+        runtime.shutdown_timeout(Duration::from_secs(30));
+    }
     Ok(())
+}
+
+/// Publishes the identity of the store the API's engine holds, for the server of
+/// `data_dir` about to listen.
+fn publish_store(api: &api::Api, data_dir: &Path) -> Result<identity::Held, ServeError> {
+    let id = api
+        .store_identity()
+        .map_err(|e| ServeError::Identity(e.message))?;
+    Ok(identity::Held::publish(data_dir, &id)?)
 }
 
 /// Serves the socket of `data_dir` on `runtime` beside a front end that owns the
@@ -187,32 +201,43 @@ pub fn serve_alongside(
     runtime: &tokio::runtime::Handle,
 ) -> Result<Alongside, ServeError> {
     let socket = socket_path(data_dir);
-    let listener = {
+    let life = Arc::new(Lifetime::new(false, publish_store(&api, data_dir)?));
+    let api = Arc::new(api.with_lifetime(life.clone()));
+    let (listener, bound) = {
         let _entered = runtime.enter();
         bind_socket(&socket)?
     };
-    let life = Arc::new(Lifetime::new(false));
-    runtime.spawn(socket::accept_loop(listener, Arc::new(api), life.clone()));
-    Ok(Alongside { socket, life })
+    let progress = api.clone();
+    runtime.spawn(life.clone().watch(None, move || progress.progress_made()));
+    runtime.spawn(socket::accept_loop(listener, api, life.clone()));
+    Ok(Alongside { bound, life })
 }
 
 /// Stops the socket server of a front end and removes its socket when dropped.
 pub struct Alongside {
-    socket: PathBuf,
+    bound: BoundSocket,
     life: Arc<Lifetime>,
+}
+
+impl Alongside {
+    /// Whether the data directory was removed, or holds another store now: the
+    /// socket no longer serves it.
+    pub fn store_gone(&self) -> bool {
+        self.life.ending() == Ending::StoreGone
+    }
 }
 
 impl Drop for Alongside {
     fn drop(&mut self) {
-        self.life.stop();
-        let _ = std::fs::remove_file(&self.socket);
+        self.life.stop(Ending::Asked);
+        self.bound.remove();
     }
 }
 
 /// Binds the socket (its folder 0700, the socket 0600). A socket file left by a
-/// server that died is replaced: this process owns the data directory's lock, so no
-/// other server can be listening on it.
-fn bind_socket(path: &Path) -> Result<tokio::net::UnixListener, ServeError> {
+/// server that died, or by one whose store is gone, is replaced: this process owns
+/// the store's lock, so no other server of this store can be listening on it.
+fn bind_socket(path: &Path) -> Result<(tokio::net::UnixListener, BoundSocket), ServeError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
         if dir.file_name().is_some_and(|n| n == "quoth") {
@@ -228,88 +253,5 @@ fn bind_socket(path: &Path) -> Result<tokio::net::UnixListener, ServeError> {
         source,
     })?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
-    Ok(listener)
-}
-
-/// When the server stops: open connections, running requests, the last activity.
-pub struct Lifetime {
-    /// Started for a client in the background: idle exit and shutdown apply.
-    pub background: bool,
-    connections: AtomicUsize,
-    running: AtomicUsize,
-    last: Mutex<Instant>,
-    stopping: AtomicBool,
-    stop: tokio::sync::Notify,
-}
-
-impl Lifetime {
-    fn new(background: bool) -> Self {
-        Self {
-            background,
-            connections: AtomicUsize::new(0),
-            running: AtomicUsize::new(0),
-            last: Mutex::new(Instant::now()),
-            stopping: AtomicBool::new(false),
-            stop: tokio::sync::Notify::new(),
-        }
-    }
-
-    fn touch(&self) {
-        *self.last.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
-    }
-
-    /// How long nothing has happened: zero while a client is connected or a request runs.
-    fn idle_for(&self) -> Duration {
-        if self.connections.load(Ordering::SeqCst) > 0 || self.running.load(Ordering::SeqCst) > 0 {
-            return Duration::ZERO;
-        }
-        self.last
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .elapsed()
-    }
-
-    fn stop(&self) {
-        self.stopping.store(true, Ordering::SeqCst);
-        self.stop.notify_waiters();
-    }
-
-    async fn stopped(&self) {
-        loop {
-            let notified = self.stop.notified();
-            if self.stopping.load(Ordering::SeqCst) {
-                return;
-            }
-            notified.await;
-        }
-    }
-
-    fn connection(self: &Arc<Self>) -> Counted {
-        self.touch();
-        self.connections.fetch_add(1, Ordering::SeqCst);
-        Counted(self.clone(), Which::Connection)
-    }
-
-    fn busy(self: &Arc<Self>) -> Counted {
-        self.running.fetch_add(1, Ordering::SeqCst);
-        Counted(self.clone(), Which::Running)
-    }
-}
-
-enum Which {
-    Connection,
-    Running,
-}
-
-/// Holds one connection or one running request for as long as it lives.
-struct Counted(Arc<Lifetime>, Which);
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        match self.1 {
-            Which::Connection => self.0.connections.fetch_sub(1, Ordering::SeqCst),
-            Which::Running => self.0.running.fetch_sub(1, Ordering::SeqCst),
-        };
-        self.0.touch();
-    }
+    Ok((listener, BoundSocket::new(path)?))
 }

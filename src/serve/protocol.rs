@@ -6,7 +6,7 @@
 //! of event lines and then exactly one result or error line, all carrying that id:
 //!
 //! ```text
-//! <- {"quoth":"server","protocol":1,"version":"0.1.0","pid":4242,"background":true}
+//! <- {"quoth":"server","protocol":1,"version":"0.1.0","pid":4242,"background":true,"store":"9f0c…","started":1764840000}
 //! -> {"id":1,"op":"ask","question":"when is the roofer coming?","session":"kitchen"}
 //! <- {"id":1,"event":{"kind":"rewrite","text":"..."}}
 //! <- {"id":1,"result":{ ...the object of `quoth ask --json`... }}
@@ -17,6 +17,27 @@
 //! Requests on one connection may overlap; replies of different ids may interleave.
 //! Fields are only ever added within a version; a client that reads a greeting of
 //! another version must stop and say so.
+//!
+//! # Attached front ends
+//!
+//! A UI in another terminal shares the running engine through `{"id":n,"op":"attach"}`.
+//! Once its result has come, the client writes
+//! [`EngineRequest`](crate::engine::handle::EngineRequest) lines and the server
+//! writes [`EngineEvent`](crate::engine::handle::EngineEvent) lines, externally
+//! tagged and snake_case, for as long as the connection stays open:
+//!
+//! ```text
+//! -> {"id":1,"op":"attach"}
+//! <- {"id":1,"result":{"attached":true}}
+//! -> "threads"
+//! <- {"thread_list":{"threads":[...],"first":true,"complete":true}}
+//! -> {"search":{"req":4,"query":"roof","limit":200}}
+//! <- {"search_results":{"req":4,"query":"roof","hits":[...]}}
+//! <- {"progress":{"embed":{"done":120,"total":900}}}
+//! ```
+//!
+//! Results carry the client's own request ids. Events that answer no request
+//! (progress, new mail, a new thread list after an ingest) go to every front end.
 
 use serde::{Deserialize, Serialize};
 
@@ -38,17 +59,32 @@ pub struct Greeting {
     /// client that needs the data directory to itself asks it to (`shutdown`).
     #[serde(default)]
     pub background: bool,
+    /// The identity of the store it serves ([`super::identity`]): a client talks
+    /// only to the server of the store its data directory holds now.
+    #[serde(default)]
+    pub store: String,
+    /// When it started, in seconds since the Unix epoch.
+    #[serde(default)]
+    pub started: u64,
 }
 
 impl Greeting {
-    pub fn current(background: bool) -> Self {
+    pub fn current(background: bool, store: &str, started: u64) -> Self {
         Self {
             quoth: "server".into(),
             protocol: PROTOCOL_VERSION,
             version: env!("CARGO_PKG_VERSION").into(),
             pid: std::process::id(),
             background,
+            store: store.to_string(),
+            started,
         }
+    }
+
+    /// Whether this server serves the store `data_dir` holds now.
+    pub fn serves(&self, data_dir: &std::path::Path) -> bool {
+        !self.store.is_empty()
+            && super::identity::current(data_dir).is_some_and(|id| id == self.store)
     }
 }
 
@@ -147,6 +183,11 @@ pub enum Op {
     /// Stop the server when it was started in the background for a client (a
     /// foreground `quoth serve` refuses).
     Shutdown,
+    /// Make this connection a front end of the engine (another terminal's UI): after
+    /// the result `{"attached": true}`, the connection carries no more [`Request`]
+    /// lines but the engine handle's own requests and events, one JSON object a line
+    /// each way (see "Attached front ends" above).
+    Attach,
 }
 
 fn yes() -> bool {
@@ -251,6 +292,8 @@ mod tests {
         );
         let status: Request = serde_json::from_str(r#"{"id":7,"op":"status"}"#).expect("parses");
         assert_eq!(status.op, Op::Status);
+        let attach: Request = serde_json::from_str(r#"{"id":9,"op":"attach"}"#).expect("parses");
+        assert_eq!(attach.op, Op::Attach);
         // No operation has a field of its own named like the request's id.
         let show = Request {
             id: 8,

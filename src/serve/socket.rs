@@ -3,10 +3,12 @@
 //! holds up a search on another; replies go out through one writer per connection.
 
 use super::api::Api;
-use super::protocol::{ApiError, ErrorKind, Event, Greeting, Reply, ReplyBody, Request};
+use super::protocol::{ApiError, ErrorKind, Event, Greeting, Op, Reply, ReplyBody, Request};
 use super::Lifetime;
+use crate::engine::handle::{EngineEvent, EngineRequest};
 use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::unix::OwnedReadHalf;
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::mpsc;
 
@@ -45,7 +47,11 @@ async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
             let _ = tx.send(line);
         }
     };
-    if let Ok(line) = serde_json::to_string(&Greeting::current(life.background)) {
+    if let Ok(line) = serde_json::to_string(&Greeting::current(
+        life.background,
+        life.store_id(),
+        life.started_unix,
+    )) {
         let _ = tx.send(line);
     }
     let mut reader = BufReader::new(read);
@@ -88,7 +94,18 @@ async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
                 continue;
             }
         };
-        if request.op == super::protocol::Op::Shutdown && life.background {
+        if request.op == Op::Attach {
+            send(
+                &tx,
+                &Reply {
+                    id: request.id,
+                    body: ReplyBody::Result(serde_json::json!({"attached": true})),
+                },
+            );
+            attached(reader, &tx, &api, &life).await;
+            break;
+        }
+        if request.op == Op::Shutdown && life.background {
             send(
                 &tx,
                 &Reply {
@@ -96,7 +113,7 @@ async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
                     body: ReplyBody::Result(serde_json::json!({"stopping": true})),
                 },
             );
-            life.stop();
+            life.stop(super::Ending::Asked);
             continue;
         }
         let (api, tx, life) = (api.clone(), tx.clone(), life.clone());
@@ -121,6 +138,67 @@ async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
     }
     drop(tx);
     let _ = writer.await;
+}
+
+/// Serves an attached front end: engine requests in, engine events out, until the
+/// client closes the connection.
+async fn attached(
+    mut reader: BufReader<OwnedReadHalf>,
+    tx: &mpsc::UnboundedSender<String>,
+    api: &Api,
+    life: &Lifetime,
+) {
+    let (front_end, mut events) = api.attach();
+    let out = tx.clone();
+    let forward = tokio::spawn(async move {
+        while let Some(event) = events.recv().await {
+            match serde_json::to_string(&event) {
+                Ok(line) => {
+                    if out.send(line).is_err() {
+                        return;
+                    }
+                }
+                Err(e) => eprintln!("quoth serve: an event could not be written: {e}"),
+            }
+        }
+    });
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let n = match (&mut reader)
+            .take(MAX_LINE as u64)
+            .read_line(&mut line)
+            .await
+        {
+            Ok(n) => n,
+            Err(_) => break,
+        };
+        if n == 0 || (!line.ends_with('\n') && n >= MAX_LINE) {
+            break;
+        }
+        life.touch();
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<EngineRequest>(line.trim()) {
+            Ok(request) => {
+                if !front_end.send(request) {
+                    break;
+                }
+            }
+            Err(e) => {
+                let event = EngineEvent::Error {
+                    req: None,
+                    message: format!("not an engine request: {e}"),
+                };
+                if let Ok(line) = serde_json::to_string(&event) {
+                    let _ = tx.send(line);
+                }
+            }
+        }
+    }
+    drop(front_end);
+    forward.abort();
 }
 
 fn error_reply(id: u64, kind: ErrorKind, message: &str) -> Reply {

@@ -174,6 +174,32 @@ impl Store {
         Ok(self.meta.contains_key("derived_work_owed")?)
     }
 
+    /// This store's identity: 32 hex digits drawn when first asked for and kept
+    /// with the store, so a store made anew at the same path is another store.
+    pub fn identity(&self) -> Result<String> {
+        if let Some(id) = self.meta.get("identity")? {
+            return Ok(String::from_utf8_lossy(&id).into_owned());
+        }
+        let mut bytes = [0u8; 16];
+        std::io::Read::read_exact(
+            &mut std::fs::File::open("/dev/urandom").map_err(|e| StoreError::Sled(e.into()))?,
+            &mut bytes,
+        )
+        .map_err(|e| StoreError::Sled(e.into()))?;
+        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        // Two openers of one store are ruled out by sled's lock; the first id stays.
+        match self
+            .meta
+            .compare_and_swap("identity", None as Option<&[u8]>, Some(id.as_bytes()))?
+        {
+            Ok(()) => Ok(id),
+            Err(current) => Ok(current
+                .current
+                .map(|c| String::from_utf8_lossy(&c).into_owned())
+                .unwrap_or(id)),
+        }
+    }
+
     /// Every stored attachment's message and position, in key order.
     pub fn attachment_positions(&self) -> impl Iterator<Item = Result<(MessageKey, u32)>> + '_ {
         self.attachments.iter().keys().filter_map(|k| match k {

@@ -335,13 +335,15 @@ impl App {
                 thread,
                 subject,
             } => self.reveal(key, thread, subject),
+            // Another front end's expunge or flag shows without a word here.
             EngineEvent::Expunged { req, report } => {
-                self.in_flight.remove(&req);
-                self.expunged(report);
+                if self.in_flight.remove(&req) {
+                    self.expunged(report);
+                }
             }
             EngineEvent::Flagged { req, outcome } => {
-                self.in_flight.remove(&req);
-                self.flagged(*outcome);
+                let ours = self.in_flight.remove(&req);
+                self.flagged(*outcome, ours);
             }
             EngineEvent::DraftReady { req, draft } => {
                 self.in_flight.remove(&req);

@@ -8,7 +8,7 @@
 //! no background work runs, like helix's test harness.
 
 use super::app::{App, AppEvent};
-use crate::engine::handle::{EngineEvent, EngineHandle};
+use crate::engine::handle::{EngineEvent, EngineHandle, SendRequest};
 use crossterm::event::{Event, KeyEventKind};
 use futures::{Stream, StreamExt};
 use ratatui::backend::Backend;
@@ -16,10 +16,21 @@ use ratatui::Terminal;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
-/// The engine as the UI sees it: where requests go and events come from.
+/// The engine as the UI sees it: where requests go (a handle of its own, or the
+/// engine of the server it attached to) and events come from.
 pub struct EngineLink {
-    pub handle: EngineHandle,
+    pub requests: Box<dyn SendRequest>,
     pub events: mpsc::Receiver<EngineEvent>,
+}
+
+impl EngineLink {
+    /// The link to a handle this UI started.
+    pub fn local(handle: EngineHandle, events: mpsc::Receiver<EngineEvent>) -> Self {
+        Self {
+            requests: Box::new(handle),
+            events,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -93,7 +104,7 @@ where
     let mut engine_open = true;
     loop {
         for request in app.take_requests() {
-            if !link.handle.send(request) {
+            if !link.requests.send(request) {
                 app.handle(AppEvent::Engine(EngineEvent::Error {
                     req: None,
                     message: "the engine has stopped".into(),

@@ -222,8 +222,9 @@ impl App {
         }
     }
 
-    /// The engine set a flag: every pane shows the copies' flags now.
-    pub(super) fn flagged(&mut self, outcome: FlagOutcome) {
+    /// The engine set a flag (`ours`: this UI asked): every pane shows the copies'
+    /// flags now.
+    pub(super) fn flagged(&mut self, outcome: FlagOutcome, ours: bool) {
         if let Some(r) = self.reader.as_mut() {
             for m in r.messages.iter_mut() {
                 if let Some((_, f)) = outcome.messages.iter().find(|(k, _)| *k == m.key) {
@@ -247,7 +248,7 @@ impl App {
             self.threads.update_thread(summary);
         }
         // Marking read on opening is what reading does: it needs no word.
-        if outcome.flag == SEEN && outcome.on && self.options.mark_read {
+        if !ours || outcome.flag == SEEN && outcome.on && self.options.mark_read {
             return;
         }
         let what = match (outcome.flag, outcome.on) {

@@ -65,7 +65,7 @@ pub(super) fn start(
     runtime.spawn(async move {
         while let Some(report) = report_rx.recv().await {
             let new_mail = matches!(report, SyncEvent::NewMail { .. });
-            if shared.events.send(engine_event(report)).await.is_err() {
+            if !shared.front_ends.emit_async(engine_event(report)).await {
                 return;
             }
             if new_mail {
