@@ -218,3 +218,73 @@ fn status_names_the_server() {
         "{text}"
     );
 }
+
+#[test]
+fn a_repair_on_opening_reaches_the_client_with_the_right_count() {
+    if common::models().is_none() {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let runtime = tmp.path().join("run");
+    std::fs::create_dir_all(&runtime).expect("runtime dir");
+    let dir = tmp.path().join("data");
+    let out = quoth(&runtime, &dir)
+        .arg("ingest")
+        .arg(demo_mailbox())
+        .output()
+        .expect("ingest runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut servers = KillOnDrop(vec![server_of(&runtime, &dir)]);
+    // The store flushes within a second of the last write; then the server goes.
+    std::thread::sleep(Duration::from_millis(1500));
+    let _ = Command::new("kill")
+        .arg("-9")
+        .arg(servers.0[0].to_string())
+        .status();
+    assert!(still_running(&servers.0, Duration::from_secs(10)).is_empty());
+
+    // Cut the vector file in the middle of a record, half way through.
+    let file = dir.join("vectors/vectors.bin");
+    let len = std::fs::metadata(&file).expect("vector file").len();
+    let (header, record) = (24, 8 + 4 * 384);
+    let records = (len - header) / record;
+    assert!(
+        records >= 10,
+        "the demo mail is embedded: {records} records"
+    );
+    let kept = records / 2;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .and_then(|f| f.set_len(header + kept * record + record / 3))
+        .expect("cut the file");
+
+    // The next command starts a server, which repairs the file on opening: its
+    // user hears of it, with the number of texts to embed again.
+    let out = quoth(&runtime, &dir)
+        .arg("status")
+        .output()
+        .expect("status runs");
+    servers.0.push(server_of(&runtime, &dir));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let said = format!(
+        "note: the vector file was damaged: {} texts lost their vectors",
+        records - kept
+    );
+    assert!(stderr.contains(&said), "expected {said:?} in:\n{stderr}");
+    // Told once.
+    let again = quoth(&runtime, &dir)
+        .arg("status")
+        .output()
+        .expect("status runs");
+    assert!(
+        !String::from_utf8_lossy(&again.stderr).contains("vector file"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+}

@@ -386,7 +386,12 @@ fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
 /// The data directory's server: the running one, or one started in the
 /// background (none with `QUOTH_INLINE=1`).
 fn connect(data_dir: &std::path::Path) -> Result<Option<Client>> {
-    server_start::connect_or_start(data_dir)
+    let client = server_start::connect_or_start(data_dir)?;
+    // What the server found and did since its last client: this command's user hears it.
+    for note in client.iter().flat_map(|c| &c.greeting.notes) {
+        eprintln!("note: {}", output::safe_line(note));
+    }
+    Ok(client)
 }
 
 /// Opens the data directory in this process, once a background server holding it

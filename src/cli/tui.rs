@@ -130,12 +130,12 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     let needs_own_engine = !accounts.is_empty() || args.llm;
     let (mut link, alongside) = match attach(&args, &plan.data_dir, &runtime, needs_own_engine)? {
         Some(attached) => {
-            errors.extend(attached.note);
+            errors.extend(attached.notes);
             (attached.link, None)
         }
         None => {
             let owned = own_engine(&args, &plan.data_dir, &runtime, accounts)?;
-            errors.extend(owned.note);
+            errors.extend(owned.notes);
             (owned.link, owned.alongside)
         }
     };
@@ -177,7 +177,7 @@ pub fn run(args: TuiArgs) -> Result<i32> {
 /// The UI's engine, and what the user should be told about it.
 struct Started {
     link: EngineLink,
-    note: Option<String>,
+    notes: Vec<String>,
 }
 
 /// The UI as a front end of the data directory's running server (another terminal's
@@ -205,25 +205,27 @@ fn attach(
         drop(remote);
         return Ok(None);
     }
-    let mut note = args.llm.then(|| {
-        format!(
+    // What the server found and did since its last client (a repaired file).
+    let mut notes = greeting.notes.clone();
+    if args.llm {
+        notes.push(format!(
             "answers come from the answerer of the Quoth that runs this data directory (process {})",
             greeting.pid
-        )
-    });
+        ));
+    }
     if let Some(id) = args.open.as_deref() {
         match reveal_key(data_dir, id) {
             Ok(key) => {
                 remote.send(EngineRequest::Reveal { key });
             }
-            Err(e) => note = Some(format!("cannot open that message: {e:#}")),
+            Err(e) => notes.push(format!("cannot open that message: {e:#}")),
         }
     }
     let link = EngineLink {
         requests: Box::new(remote),
         events,
     };
-    Ok(Some(Started { link, note }))
+    Ok(Some(Started { link, notes }))
 }
 
 /// The key of a message named by Message-ID or key, asked of the running server.
@@ -247,7 +249,7 @@ fn reveal_key(data_dir: &Path, id: &str) -> Result<MessageKey> {
 struct Owned {
     link: EngineLink,
     alongside: Option<quoth::serve::Alongside>,
-    note: Option<String>,
+    notes: Vec<String>,
 }
 
 fn own_engine(
@@ -258,11 +260,12 @@ fn own_engine(
 ) -> Result<Owned> {
     let answerer = answerer(args.llm)?;
     let engine = open(data_dir)?;
-    let mut note = None;
+    // What opening the data directory repaired, where the user looks: the status bar.
+    let mut notes = engine.open_notes().to_vec();
     let reveal = match args.open.as_deref().map(|id| engine.find_message(id)) {
         Some(Ok(m)) => Some(m.key),
         Some(Err(e)) => {
-            note = Some(format!("cannot open that message: {e}"));
+            notes.push(format!("cannot open that message: {e}"));
             None
         }
         None => None,
@@ -282,14 +285,14 @@ fn own_engine(
     let alongside = match quoth::serve::serve_alongside(api, data_dir, runtime.handle()) {
         Ok(a) => Some(a),
         Err(e) => {
-            note = Some(format!("other clients cannot reach this UI: {e}"));
+            notes.push(format!("other clients cannot reach this UI: {e}"));
             None
         }
     };
     Ok(Owned {
         link: EngineLink::local(handle, events),
         alongside,
-        note,
+        notes,
     })
 }
 

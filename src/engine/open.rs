@@ -28,6 +28,34 @@ use std::time::Duration;
 /// Longest wait for sled to open its files.
 pub const STORE_OPEN_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// What the user is told of vectors lost to a damaged vector file: `damaged`
+/// records the file held that were left out (a torn tail counts once, however much
+/// it cut off), and `lost` texts found with a done job and no vector, which is the
+/// count that matters: those are embedded again.
+fn vectors_lost_note(damaged: usize, lost: u64) -> Option<String> {
+    let texts = |n: u64| {
+        if n == 1 {
+            "1 text".to_string()
+        } else {
+            format!("{n} texts")
+        }
+    };
+    match (damaged, lost) {
+        (0, 0) => None,
+        (_, 0) => Some(format!(
+            "the vector file held {damaged} damaged records: left out; their texts are embedded again by the background jobs (`quoth embed`)"
+        )),
+        (0, n) => Some(format!(
+            "{} had lost their vectors (a damaged vector file): queued for embedding again (`quoth embed`)",
+            texts(n)
+        )),
+        (_, n) => Some(format!(
+            "the vector file was damaged: {} lost their vectors and are queued for embedding again (`quoth embed`)",
+            texts(n)
+        )),
+    }
+}
+
 /// The thread that opens the store. sled may panic on a damaged file; the panic is
 /// caught and reported as [`StoreError::Damaged`], so a program's panic hook may
 /// keep quiet about panics on this thread.
@@ -67,12 +95,6 @@ impl Engine {
             }
             Err(e) => return Err(e.into()),
         };
-        if vectors.damaged_records() > 0 {
-            notes.push(format!(
-                "the vector file held {} damaged records: left out, and their texts are embedded again by the background jobs (`quoth embed`)",
-                vectors.damaged_records()
-            ));
-        }
         let jobs = JobQueue::open(store.db(), QueueConfig::default()).map_err(EngineError::Jobs)?;
         let mut engine = Self {
             data_dir: data_dir.to_path_buf(),
@@ -110,14 +132,12 @@ impl Engine {
         }
         let done = engine.jobs.counts(super::EMBED_JOB)?.done;
         let vectors_short = (engine.vectors.len() as u64) < done;
+        let mut lost = 0;
         if engine.store.derived_work_owed()? || vectors_short {
-            let report = engine.reconcile_derived_work()?;
-            if report.vectors_requeued > 0 && engine.vectors.damaged_records() == 0 {
-                notes.push(format!(
-                    "{} texts had lost their vectors (a damaged vector file): queued for embedding again",
-                    report.vectors_requeued
-                ));
-            }
+            lost = engine.reconcile_derived_work()?.vectors_requeued;
+        }
+        if let Some(note) = vectors_lost_note(engine.vectors.damaged_records(), lost) {
+            notes.push(note);
         }
         engine.open_notes = notes;
         Ok(engine)

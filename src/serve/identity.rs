@@ -110,8 +110,12 @@ mod tests {
     fn a_store_made_anew_at_the_path_is_another_store() {
         let dir = data_dir();
         let held = Held::publish(dir.path(), "abc").expect("publish");
-        std::fs::remove_dir_all(dir.path().join("store")).expect("remove");
+        // The old folder is set aside while the new one is made: two folders that
+        // exist at once never share an inode.
+        let old = dir.path().join("store.old");
+        std::fs::rename(dir.path().join("store"), &old).expect("set aside");
         std::fs::create_dir(dir.path().join("store")).expect("store again");
+        std::fs::remove_dir_all(&old).expect("remove");
         assert_eq!(held.standing(), Standing::Replaced);
     }
 

@@ -64,6 +64,9 @@ pub struct Lifetime {
     stop: tokio::sync::Notify,
     /// The progress count last seen, to tell work that moves from work that waits.
     progress_seen: AtomicU64,
+    /// What the server found and did that no client has been told yet (a damaged
+    /// file repaired on opening, background work that failed).
+    notes: Mutex<Vec<String>>,
 }
 
 impl Lifetime {
@@ -83,7 +86,21 @@ impl Lifetime {
             stopping: AtomicBool::new(false),
             stop: tokio::sync::Notify::new(),
             progress_seen: AtomicU64::new(0),
+            notes: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Keeps a note for the next client that connects.
+    pub fn note(&self, note: String) {
+        self.notes
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(note);
+    }
+
+    /// The notes no client has been told yet, for the client connecting now.
+    pub fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     pub fn store_id(&self) -> &str {

@@ -117,17 +117,31 @@ pub fn run(
         .build()?;
     // The engine runs behind a handle, as under the UI: background work yields to
     // reads. Nobody shows the handle's events here; they are read and dropped.
+    let open_notes = engine.open_notes().to_vec();
     let (handle, mut events) = crate::engine::handle::EngineHandle::start(
         engine,
         Box::new(crate::answer::extract::ExtractiveAnswerer),
         runtime.handle(),
     );
-    runtime.spawn(async move { while events.recv().await.is_some() {} });
     let api = api::Api::over(&handle);
     let life = Arc::new(Lifetime::new(
         opts.idle_exit.is_some(),
         publish_store(&api, &opts.data_dir)?,
     ));
+    // What opening the store repaired, and background work that failed, reach the
+    // next client (nobody shows the handle's other events here).
+    for note in open_notes {
+        life.note(note);
+    }
+    let noted = life.clone();
+    runtime.spawn(async move {
+        while let Some(event) = events.recv().await {
+            if let crate::engine::handle::EngineEvent::Error { req: None, message } = event {
+                eprintln!("quoth serve: {message}");
+                noted.note(message);
+            }
+        }
+    });
     let api = Arc::new(api.with_lifetime(life.clone()));
     let socket = socket_path(&opts.data_dir);
     let bound = runtime.block_on(async {

@@ -66,10 +66,15 @@ pub struct Greeting {
     /// When it started, in seconds since the Unix epoch.
     #[serde(default)]
     pub started: u64,
+    /// What the server found and did that no client had been told yet (a damaged
+    /// file repaired on opening, background work that failed): told once, to the
+    /// client connecting first after it happened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Greeting {
-    pub fn current(background: bool, store: &str, started: u64) -> Self {
+    pub fn current(background: bool, store: &str, started: u64, notes: Vec<String>) -> Self {
         Self {
             quoth: "server".into(),
             protocol: PROTOCOL_VERSION,
@@ -78,6 +83,7 @@ impl Greeting {
             background,
             store: store.to_string(),
             started,
+            notes,
         }
     }
 

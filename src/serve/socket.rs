@@ -51,6 +51,7 @@ async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
         life.background,
         life.store_id(),
         life.started_unix,
+        life.take_notes(),
     )) {
         let _ = tx.send(line);
     }
