@@ -375,3 +375,92 @@ fn expunge_empties_the_trash_only_and_for_good() {
     assert_eq!(engine.store().messages().count(), 2);
     assert_eq!(engine.expunge_trash().expect("again").removed, 0);
 }
+
+/// `is:` in a query sees each message's state as its flags are now: from the
+/// Maildir letters at ingest, and at once after a flag changes, with no reindex.
+#[test]
+fn is_terms_follow_the_flags_as_they_change() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    let inbox = maildir(&root, "inbox");
+    let states = [
+        ("", "Kiln firing schedule"),
+        ("S", "Glaze order arrived"),
+        ("FS", "Studio rent invoice"),
+        ("RS", "Clay delivery window"),
+        ("PS", "Workshop flyer draft"),
+        ("DS", "Note to the landlord"),
+        ("ST", "Old newsletter"),
+    ];
+    for (i, (flags, subject)) in states.iter().enumerate() {
+        std::fs::write(
+            inbox.join(format!("cur/17000000{i:02}.m{i}.host:2,{flags}")),
+            mail(
+                &format!("state-{i}@example.net"),
+                subject,
+                &format!("About the {}.", subject.to_lowercase()),
+                "",
+            ),
+        )
+        .expect("write");
+    }
+    let mut engine = common::open(&tmp.path().join("data"));
+    assert_eq!(common::ingest(&mut engine, &[root]).added, states.len());
+    let found = |e: &Engine, q: &str| -> Vec<String> {
+        let mut subjects: Vec<String> = e
+            .search(q, 50, 1_800_000_000)
+            .unwrap_or_else(|err| panic!("{q}: {err}"))
+            .into_iter()
+            .map(|h| h.subject)
+            .collect();
+        subjects.sort();
+        subjects
+    };
+    let of = |names: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(found(&engine, "is:unread"), of(&["Kiln firing schedule"]));
+    assert_eq!(found(&engine, "is:flagged"), of(&["Studio rent invoice"]));
+    assert_eq!(found(&engine, "is:replied"), of(&["Clay delivery window"]));
+    assert_eq!(found(&engine, "is:passed"), of(&["Workshop flyer draft"]));
+    assert_eq!(found(&engine, "is:draft"), of(&["Note to the landlord"]));
+    assert_eq!(found(&engine, "is:trashed"), of(&["Old newsletter"]));
+    assert_eq!(found(&engine, "is:read").len(), states.len() - 1);
+    assert_eq!(found(&engine, "flag:seen"), found(&engine, "is:read"));
+    // Combined with words, other fields and each other.
+    assert_eq!(
+        found(&engine, "is:read invoice"),
+        of(&["Studio rent invoice"])
+    );
+    assert_eq!(found(&engine, "is:read kiln"), Vec::<String>::new());
+    assert_eq!(
+        found(&engine, "is:unread OR is:trashed"),
+        of(&["Kiln firing schedule", "Old newsletter"])
+    );
+    assert_eq!(
+        found(&engine, "from:lena -is:read"),
+        of(&["Kiln firing schedule"])
+    );
+
+    // A flag change shows at once.
+    let kiln = key_of(&engine, "state-0@example.net");
+    engine.set_flag(&kiln, 'F', true).expect("flag");
+    assert_eq!(
+        found(&engine, "is:flagged"),
+        of(&["Kiln firing schedule", "Studio rent invoice"])
+    );
+    engine.set_flag(&kiln, 'S', true).expect("read");
+    assert_eq!(found(&engine, "is:unread"), Vec::<String>::new());
+    assert_eq!(found(&engine, "is:read").len(), states.len());
+    let rent = key_of(&engine, "state-2@example.net");
+    engine.set_flag(&rent, 'F', false).expect("unflag");
+    assert_eq!(found(&engine, "is:flagged"), of(&["Kiln firing schedule"]));
+
+    // The sets live in the store: a reopened engine sees the same.
+    drop(engine);
+    let engine = common::open(&tmp.path().join("data"));
+    assert_eq!(found(&engine, "is:flagged"), of(&["Kiln firing schedule"]));
+    assert_eq!(found(&engine, "is:unread"), Vec::<String>::new());
+}

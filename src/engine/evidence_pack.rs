@@ -5,7 +5,7 @@ use super::retrieve::Retrieval;
 use super::{Engine, Result};
 use crate::answer::evidence::{Attribution, EvidenceItem, EvidencePack, Participant, Role};
 use crate::answer::normalize::normalize;
-use crate::index::lexical_query::compile;
+use crate::index::lexical_query::{compile, StateSets};
 use crate::mail::clean::SegmentKind;
 use crate::mail::model::{display_list, MessageKey};
 use crate::query::people::PersonMention;
@@ -106,7 +106,7 @@ impl Engine {
         let phrase = Query::Phrase(words.join(" "));
         let hits = self
             .lexical
-            .search(compile(&phrase, &self.lexical).as_ref(), 10)?;
+            .search(compile(&phrase, &self.lexical, &StateSets::default()).as_ref(), 10)?;
         let wanted = normalize(&item.cite_text);
         let head: String = wanted.chars().take(120).collect();
         for hit in hits {

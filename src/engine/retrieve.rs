@@ -173,7 +173,7 @@ impl Engine {
         let allowed = match &split.filters {
             Some(f) => Some(
                 self.lexical
-                    .matching_keys(compile(f, &self.lexical).as_ref())?,
+                    .matching_keys(compile(f, &self.lexical, &self.mail_states(f)?).as_ref())?,
             ),
             None => None,
         };
@@ -285,7 +285,7 @@ impl Engine {
         split: &SplitQuery,
         depth: usize,
     ) -> Result<Vec<(MessageKey, f32)>> {
-        let compiled = compile(parsed, &self.lexical);
+        let compiled = compile(parsed, &self.lexical, &self.mail_states(parsed)?);
         if split.text.trim().is_empty() {
             return Ok(self
                 .lexical
@@ -308,9 +308,10 @@ impl Engine {
                 None => any_word,
             };
             let seen: HashSet<MessageKey> = ranked.iter().map(|h| h.0).collect();
-            let more = self
-                .lexical
-                .search(compile(&relaxed, &self.lexical).as_ref(), depth)?;
+            let more = self.lexical.search(
+                compile(&relaxed, &self.lexical, &self.mail_states(&relaxed)?).as_ref(),
+                depth,
+            )?;
             ranked.extend(
                 more.into_iter()
                     .filter(|h| !seen.contains(&h.key))
@@ -535,7 +536,7 @@ impl Engine {
         parsed: &Query,
         limit: usize,
     ) -> Result<Vec<RetrievedHit>> {
-        let compiled = compile(parsed, &self.lexical);
+        let compiled = compile(parsed, &self.lexical, &self.mail_states(parsed)?);
         let emails = ranked_emails(
             &self.store,
             candidates,

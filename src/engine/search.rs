@@ -1,9 +1,9 @@
 //! Lexical search: parse the query, run it on tantivy, decorate the hits from sled.
 
 use super::{Engine, Result};
-use crate::index::lexical_query::compile;
+use crate::index::lexical_query::{compile, StateSets};
 use crate::mail::model::{MessageKey, ThreadId};
-use crate::query::syntax::parse_query;
+use crate::query::syntax::{parse_query, Query};
 use crate::store::StoredMessage;
 use serde::Serialize;
 
@@ -73,10 +73,18 @@ pub(super) fn file_of(location: &crate::source::SourceLocation) -> Option<String
 pub(super) const COPY_WINDOW: usize = 4;
 
 impl Engine {
+    /// The messages in each state `query` asks for with `is:`, as the store holds
+    /// them now.
+    pub(super) fn mail_states(&self, query: &Query) -> Result<StateSets> {
+        Ok(StateSets::of(query, |state| {
+            self.store.keys_in_state(state)
+        })?)
+    }
+
     /// Runs a query in the notmuch/mu-style syntax; `now` anchors relative dates.
     pub fn search(&self, query: &str, limit: usize, now: i64) -> Result<Vec<SearchHit>> {
         let parsed = parse_query(query, now)?;
-        let compiled = compile(&parsed, &self.lexical);
+        let compiled = compile(&parsed, &self.lexical, &self.mail_states(&parsed)?);
         // Read past `limit` to find the listed emails' other copies.
         let hits = self
             .lexical

@@ -1,13 +1,18 @@
 //! Turns a parsed [`Query`](crate::query::syntax::Query) into a tantivy query over the
 //! lexical index. Free words search subject, body and the people fields; a field term
-//! searches its field; dates and `has:attachment` become range and term filters.
+//! searches its field; dates and `has:attachment` become range and term filters;
+//! `is:` becomes the set of messages in that state, which the caller reads from the
+//! store ([`StateSets`]), so it is exact however recently a flag changed.
 
 use super::lexical::{Fields, LexicalIndex};
+use crate::mail::model::MessageKey;
+use crate::mail::state::MailState;
 use crate::query::syntax::{Query, TextField};
+use std::collections::HashMap;
 use std::ops::Bound;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, EmptyQuery, Occur, PhraseQuery, Query as TQuery,
-    RangeQuery, TermQuery,
+    RangeQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::Term;
@@ -17,11 +22,60 @@ use tantivy::Term;
 /// The query word that matches every message.
 pub const MATCH_ALL: &str = "*";
 
-pub fn compile(query: &Query, index: &LexicalIndex) -> Box<dyn TQuery> {
-    compile_opt(query, index).unwrap_or_else(|| Box::new(EmptyQuery))
+pub fn compile(query: &Query, index: &LexicalIndex, states: &StateSets) -> Box<dyn TQuery> {
+    compile_opt(query, index, states).unwrap_or_else(|| Box::new(EmptyQuery))
 }
 
-fn compile_opt(query: &Query, idx: &LexicalIndex) -> Option<Box<dyn TQuery>> {
+/// The messages in each state a query asks for with `is:`, as the store holds them
+/// now. Read mail is kept as the unread, left out.
+#[derive(Debug, Default)]
+pub struct StateSets(HashMap<MailState, Vec<MessageKey>>);
+
+impl StateSets {
+    /// The sets `query` needs, from `keys_in` (the store's [`keys_in_state`]).
+    ///
+    /// [`keys_in_state`]: crate::store::Store::keys_in_state
+    pub fn of<E>(
+        query: &Query,
+        mut keys_in: impl FnMut(MailState) -> Result<Vec<MessageKey>, E>,
+    ) -> Result<Self, E> {
+        let mut wanted = Vec::new();
+        states_in(query, &mut wanted);
+        let mut sets = HashMap::new();
+        for state in wanted {
+            let kept = state.complement().unwrap_or(state);
+            if !sets.contains_key(&kept) {
+                sets.insert(kept, keys_in(kept)?);
+            }
+        }
+        Ok(Self(sets))
+    }
+}
+
+fn states_in(query: &Query, out: &mut Vec<MailState>) {
+    match query {
+        Query::Is(state) => out.push(*state),
+        Query::And(c) | Query::Or(c) => c.iter().for_each(|q| states_in(q, out)),
+        Query::Not(q) => states_in(q, out),
+        _ => {}
+    }
+}
+
+/// The messages in `state`, as a query over their keys.
+fn in_state(state: MailState, sets: &StateSets, f: &Fields) -> Box<dyn TQuery> {
+    let kept = state.complement().unwrap_or(state);
+    let keys = sets.0.get(&kept).map(Vec::as_slice).unwrap_or_default();
+    let set: Box<dyn TQuery> = Box::new(TermSetQuery::new(
+        keys.iter()
+            .map(|k| Term::from_field_text(f.key, &k.to_hex())),
+    ));
+    match state.complement() {
+        Some(_) => negate(set),
+        None => set,
+    }
+}
+
+fn compile_opt(query: &Query, idx: &LexicalIndex, states: &StateSets) -> Option<Box<dyn TQuery>> {
     let f = idx.fields;
     match query {
         // `*` matches every message, as in notmuch.
@@ -41,14 +95,17 @@ fn compile_opt(query: &Query, idx: &LexicalIndex) -> Option<Box<dyn TQuery>> {
             Term::from_field_u64(f.has_attachment, 1),
             IndexRecordOption::Basic,
         ))),
-        Query::Not(inner) => Some(negate(compile(inner, idx))),
+        Query::Is(state) => Some(in_state(*state, states, &f)),
+        Query::Not(inner) => Some(negate(compile(inner, idx, states))),
         Query::And(children) => {
             let mut clauses: Vec<(Occur, Box<dyn TQuery>)> = Vec::new();
             for child in children {
                 match child {
-                    Query::Not(inner) => clauses.push((Occur::MustNot, compile(inner, idx))),
+                    Query::Not(inner) => {
+                        clauses.push((Occur::MustNot, compile(inner, idx, states)))
+                    }
                     other => {
-                        if let Some(q) = compile_opt(other, idx) {
+                        if let Some(q) = compile_opt(other, idx, states) {
                             clauses.push((Occur::Must, q));
                         }
                     }
@@ -65,7 +122,7 @@ fn compile_opt(query: &Query, idx: &LexicalIndex) -> Option<Box<dyn TQuery>> {
         Query::Or(children) => {
             let clauses: Vec<(Occur, Box<dyn TQuery>)> = children
                 .iter()
-                .filter_map(|c| compile_opt(c, idx))
+                .filter_map(|c| compile_opt(c, idx, states))
                 .map(|q| (Occur::Should, q))
                 .collect();
             (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn TQuery>)

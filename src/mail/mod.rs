@@ -9,4 +9,5 @@ pub mod html;
 pub mod identity;
 pub mod model;
 pub mod parse;
+pub mod state;
 pub mod thread;

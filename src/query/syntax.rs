@@ -11,6 +11,7 @@
 //! All positions in errors are char (not byte) indexes into the input.
 
 use super::date_spec::parse_date_range;
+use crate::mail::state::MailState;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TextField {
@@ -38,6 +39,8 @@ pub enum Query {
         end: Option<i64>,
     },
     HasAttachment,
+    /// `is:unread`, `is:flagged`... (mu's `flag:` too): the message's state now.
+    Is(MailState),
     And(Vec<Query>),
     Or(Vec<Query>),
     Not(Box<Query>),
@@ -70,6 +73,7 @@ impl std::fmt::Display for Query {
                 end.map(|e| day(e - 1)).unwrap_or_default()
             ),
             Query::HasAttachment => write!(f, "has:attachment"),
+            Query::Is(state) => write!(f, "is:{}", state.name()),
             Query::And(parts) => {
                 let shown: Vec<String> = parts
                     .iter()
@@ -415,7 +419,7 @@ fn word(
         "folder" => Some(TextField::Folder),
         "thread" => Some(TextField::Thread),
         "id" => Some(TextField::Id),
-        "date" | "has" => None,
+        "date" | "has" | "is" | "flag" => None,
         _ => return Err(qerr(pos, format!("unknown field '{name}'"))),
     };
     if value.trim().is_empty() {
@@ -432,6 +436,16 @@ fn word(
         (Some(f), _) => Ok(Query::Field(f, value.to_string())),
         (None, "has") if matches!(value, "attachment" | "attachments") => Ok(Query::HasAttachment),
         (None, "has") => Err(qerr(vpos, format!("unknown value '{value}' for 'has:'"))),
+        (None, "is" | "flag") => MailState::named(value).map(Query::Is).ok_or_else(|| {
+            let known: Vec<&str> = MailState::ALL.iter().map(|s| s.name()).collect();
+            qerr(
+                vpos,
+                format!(
+                    "unknown value '{value}' for '{name}:' (one of {})",
+                    known.join(", ")
+                ),
+            )
+        }),
         (None, _) => parse_date_range(value, now)
             .map(|(start, end)| Query::Date { start, end })
             .map_err(|e| qerr(vpos + e.offset, e.message)),

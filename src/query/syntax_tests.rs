@@ -61,6 +61,25 @@ fn fields() {
 }
 
 #[test]
+fn mail_states_with_is_and_mus_flag() {
+    use crate::mail::state::MailState;
+    assert_eq!(p("is:unread"), Is(MailState::Unread));
+    assert_eq!(p("flag:seen"), Is(MailState::Read));
+    assert_eq!(
+        p("is:flagged -is:replied from:ana"),
+        And(vec![
+            Is(MailState::Flagged),
+            Not(Box::new(Is(MailState::Replied))),
+            Field(TextField::From, "ana".into()),
+        ])
+    );
+    for s in MailState::ALL {
+        let q = Is(s);
+        assert_eq!(p(&q.to_string()), q, "written back and read again");
+    }
+}
+
+#[test]
 fn colon_words_that_are_not_fields() {
     assert_eq!(p("http://x.com/a"), t("http://x.com/a"));
     assert_eq!(p("https://x"), t("https://x"));
@@ -160,6 +179,11 @@ fn errors_with_positions() {
         ("foo:bar", 0, "unknown field 'foo'"),
         ("x foo:", 2, "unknown field 'foo'"),
         ("has:pdf", 4, "unknown value 'pdf' for 'has:'"),
+        (
+            "x is:important",
+            5,
+            "unknown value 'important' for 'is:' (one of unread, read, flagged, replied, passed, draft, trashed)",
+        ),
         ("\"\"", 0, "empty quoted phrase"),
         ("date:2001-13-01", 5, "invalid date '2001-13-01'"),
         (

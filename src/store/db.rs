@@ -12,6 +12,7 @@ use std::path::Path;
 
 #[path = "attachments.rs"]
 pub mod attachments;
+mod mail_state;
 mod moves;
 mod remove;
 
@@ -68,6 +69,8 @@ pub struct Store {
     quarantine: sled::Tree,
     attachments: sled::Tree,
     embed_chunks: sled::Tree,
+    /// Messages by state (unread, flagged...), for `is:` in queries.
+    mail_states: sled::Tree,
     attach: attachments::AttachTrees,
 }
 
@@ -102,10 +105,12 @@ impl Store {
             quarantine: db.open_tree("quarantine")?,
             attachments: db.open_tree("attachments")?,
             embed_chunks: db.open_tree("embed_chunks")?,
+            mail_states: db.open_tree("mail_states")?,
             attach: attachments::AttachTrees::open(&db)?,
             db,
         };
         store.check_schema(dir)?;
+        store.build_mail_states()?;
         Ok(store)
     }
 
@@ -266,9 +271,11 @@ impl Store {
         let mut facts = sled::Batch::default();
         let mut attachments = sled::Batch::default();
         let mut embed_chunks = sled::Batch::default();
+        let mut states = sled::Batch::default();
         for item in batch {
             let key = item.message.key;
             messages.insert(&key.0, encode(item.message));
+            Self::new_states(&mut states, &key, &item.message.flags);
             if let Some(id) = &item.message.message_id {
                 let mut k = id.as_bytes().to_vec();
                 k.push(0);
@@ -295,6 +302,7 @@ impl Store {
         self.facts.apply_batch(facts)?;
         self.attachments.apply_batch(attachments)?;
         self.msgids.apply_batch(msgids)?;
+        self.mail_states.apply_batch(states)?;
         self.messages.apply_batch(messages)?;
         Ok(())
     }

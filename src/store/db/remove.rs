@@ -45,6 +45,7 @@ impl Store {
             }
             self.facts.remove(key.0)?;
             self.msg_thread.remove(key.0)?;
+            self.index_states(key, Some(&msg.flags), None)?;
             self.messages.remove(key.0)?;
         }
         let mut freed = Vec::new();
@@ -70,6 +71,7 @@ impl Store {
         if msg.flags == flags {
             return Ok(false);
         }
+        self.index_states(key, Some(&msg.flags), Some(flags))?;
         msg.flags = flags.to_string();
         if let Some(v) = self.facts.get(key.0)? {
             let mut facts: ThreadFacts = super::decode_facts(&v)?;
