@@ -376,13 +376,10 @@ fn expunge_empties_the_trash_only_and_for_good() {
     assert_eq!(engine.expunge_trash().expect("again").removed, 0);
 }
 
-/// `is:` in a query sees each message's state as its flags are now: from the
-/// Maildir letters at ingest, and at once after a flag changes, with no reindex.
-#[test]
-fn is_terms_follow_the_flags_as_they_change() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let root = tmp.path().join("mail");
-    let inbox = maildir(&root, "inbox");
+/// Seven invented emails in `root/inbox`, one in each state: unread, read, flagged,
+/// replied, passed, draft, trashed (all but the first also read).
+fn maildir_in_every_state(root: &Path) -> [(&'static str, &'static str); 7] {
+    let inbox = maildir(root, "inbox");
     let states = [
         ("", "Kiln firing schedule"),
         ("S", "Glaze order arrived"),
@@ -404,6 +401,68 @@ fn is_terms_follow_the_flags_as_they_change() {
         )
         .expect("write");
     }
+    states
+}
+
+/// `quoth count` prints how many messages a query matches, through a server and in
+/// its own process alike, and refuses an unknown state with the query's fault.
+#[test]
+fn count_answers_a_status_bar() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    maildir_in_every_state(&root);
+    let data = tmp.path().join("data");
+    let quoth = |inline: bool, args: &[&str]| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_quoth"));
+        c.env_remove("XDG_RUNTIME_DIR")
+            .env("QUOTH_SERVER_IDLE_EXIT", "5")
+            .arg("--data-dir")
+            .arg(&data)
+            .args(args);
+        if inline {
+            c.env("QUOTH_INLINE", "1");
+        } else {
+            c.env_remove("QUOTH_INLINE");
+        }
+        c.output().expect("quoth runs")
+    };
+    let root = root.to_string_lossy().into_owned();
+    let out = quoth(true, &["ingest", "--no-embed", &root]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for inline in [true, false] {
+        let out = quoth(inline, &["count", "is:unread"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n");
+        let out = quoth(inline, &["--json", "count", "is:read -is:trashed"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(v["count"], 5, "inline {inline}");
+        let out = quoth(inline, &["count", "is:starred OR is:draft"]);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
+        let out = quoth(inline, &["count", "is:important"]);
+        assert_eq!(out.status.code(), Some(2), "inline {inline}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("unknown value 'important' for 'is:'"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// `is:` in a query sees each message's state as its flags are now: from the
+/// Maildir letters at ingest, and at once after a flag changes, with no reindex.
+#[test]
+fn is_terms_follow_the_flags_as_they_change() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    let states = maildir_in_every_state(&root);
     let mut engine = common::open(&tmp.path().join("data"));
     assert_eq!(common::ingest(&mut engine, &[root]).added, states.len());
     let found = |e: &Engine, q: &str| -> Vec<String> {

@@ -22,6 +22,7 @@ mod bench_retrieval;
 mod bench_selector;
 mod bench_serve;
 mod bench_tui;
+mod count;
 mod demo;
 mod eval;
 mod ingest;
@@ -91,7 +92,8 @@ pub enum Command {
     /// Background work: embedding jobs done, pending, failed, rate and ETA.
     Status,
     /// Search with notmuch-style syntax: words, "phrases", from: to: cc: subject: body:
-    /// date:A..B has:attachment folder: thread: id:, AND OR NOT ( ).
+    /// date:A..B has:attachment is:unread|read|flagged|replied|passed|draft|trashed
+    /// folder: thread: id:, AND OR NOT ( ).
     Search {
         query: String,
         #[arg(long, default_value_t = 20)]
@@ -111,6 +113,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "summary")]
         output: search::OutputArg,
     },
+    /// How many messages a query matches (each stored copy counts), for status bars:
+    /// `quoth count is:unread`.
+    Count { query: String },
     /// Ask a question; the answer quotes the mail it relies on, or says it does not know.
     Ask {
         question: String,
@@ -233,6 +238,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             None => ingest::status(&open(&data_dir)?.status_report()?, json),
         },
+        Command::Count { query } => count::run(&data_dir, &query, json),
         Command::Search {
             query,
             limit,

@@ -81,6 +81,14 @@ impl Engine {
         })?)
     }
 
+    /// How many messages a query matches (each stored copy counts), as `notmuch
+    /// count` answers a status bar.
+    pub fn count(&self, query: &str, now: i64) -> Result<usize> {
+        let parsed = parse_query(query, now)?;
+        let compiled = compile(&parsed, &self.lexical, &self.mail_states(&parsed)?);
+        Ok(self.lexical.count(compiled.as_ref())?)
+    }
+
     /// Runs a query in the notmuch/mu-style syntax; `now` anchors relative dates.
     pub fn search(&self, query: &str, limit: usize, now: i64) -> Result<Vec<SearchHit>> {
         let parsed = parse_query(query, now)?;

@@ -266,6 +266,14 @@ impl LexicalIndex {
         dir_size(&self.dir)
     }
 
+    /// How many messages a compiled query matches.
+    pub fn count(&self, query: &dyn TantivyQuery) -> Result<usize> {
+        Ok(self
+            .reader
+            .searcher()
+            .search(query, &tantivy::collector::Count)?)
+    }
+
     /// Runs a compiled query and returns the best `limit` hits.
     pub fn search(&self, query: &dyn TantivyQuery, limit: usize) -> Result<Vec<LexicalHit>> {
         let searcher = self.reader.searcher();

@@ -44,8 +44,8 @@ impl StateSets {
         let mut sets = HashMap::new();
         for state in wanted {
             let kept = state.complement().unwrap_or(state);
-            if !sets.contains_key(&kept) {
-                sets.insert(kept, keys_in(kept)?);
+            if let std::collections::hash_map::Entry::Vacant(slot) = sets.entry(kept) {
+                slot.insert(keys_in(kept)?);
             }
         }
         Ok(Self(sets))

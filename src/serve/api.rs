@@ -147,6 +147,7 @@ impl Api {
                 llm,
                 on_event,
             ),
+            Op::Count { query } => self.count(&query),
             Op::Status => self.status(),
             Op::Stats => to_value(&self.with(|e| e.stats()).map_err(engine_error)?),
             Op::Message { message } => self.with(|e| message_json(e, &message)),
@@ -209,6 +210,13 @@ impl Api {
         };
         match self.with(|e| e.retrieve(query, opts)) {
             Ok(r) => to_value(&r),
+            Err(e) => Err(query_error(e, query)),
+        }
+    }
+
+    fn count(&self, query: &str) -> Result<Value, ApiError> {
+        match self.with(|e| e.count(query, chrono::Utc::now().timestamp())) {
+            Ok(n) => Ok(json!({ "count": n })),
             Err(e) => Err(query_error(e, query)),
         }
     }

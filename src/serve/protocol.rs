@@ -130,6 +130,8 @@ pub enum Op {
         #[serde(default)]
         llm: bool,
     },
+    /// `quoth count --json`: how many messages a query matches.
+    Count { query: String },
     /// `quoth status --json`: background work.
     Status,
     /// `quoth stats --json`.
