@@ -589,3 +589,64 @@ fn mail_written_to_imap_mail_is_kept_in_the_servers_sent_and_drafts() {
     run_ok(quoth(&data, &config, &[]));
     assert_matches(&rt, &server, &data, "after a sync with nothing to send");
 }
+
+/// `is:` in queries follows the IMAP flags a sync brings: the system flags of new
+/// mail, and flags another client changes on the server later.
+#[test]
+fn is_terms_follow_the_servers_flags() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let mut s = server.session().await;
+        let flags = [
+            None,
+            Some("(\\Seen)"),
+            Some("(\\Seen \\Flagged)"),
+            Some("(\\Seen \\Answered)"),
+        ];
+        for (i, f) in flags.iter().enumerate() {
+            s.append("INBOX", *f, &fresh_message(i, "state"))
+                .await
+                .expect("append");
+        }
+        s.logout().await;
+    });
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    run_ok(quoth(&data, &config, &[]));
+    let subjects = |query: &str| -> Vec<String> {
+        let engine = quoth::engine::Engine::open(&data).expect("open");
+        let mut v: Vec<String> = engine
+            .search(query, 20, 1_800_000_000)
+            .expect("search")
+            .into_iter()
+            .map(|h| h.subject)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(subjects("is:unread"), vec!["zebra census state 0"]);
+    assert_eq!(subjects("is:flagged"), vec!["zebra census state 2"]);
+    assert_eq!(subjects("is:replied"), vec!["zebra census state 3"]);
+    assert_eq!(subjects("is:read zebra").len(), 3);
+
+    // Another client reads the first and unflags the third on the server.
+    rt.block_on(async {
+        let mut s = server.session().await;
+        s.select("INBOX").await.expect("select");
+        s.command("UID STORE 1 +FLAGS.SILENT (\\Seen \\Flagged)")
+            .await
+            .expect("store");
+        s.command("UID STORE 3 -FLAGS.SILENT (\\Flagged)")
+            .await
+            .expect("store");
+        s.logout().await;
+    });
+    run_ok(quoth(&data, &config, &[]));
+    assert_eq!(subjects("is:unread"), Vec::<String>::new());
+    assert_eq!(subjects("is:flagged"), vec!["zebra census state 0"]);
+    assert_eq!(subjects("is:read zebra").len(), 4);
+}
