@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 /// Longer than any command takes on a healthy store; reaching it means a hang.
 const HANG: Duration = Duration::from_secs(120);
 
-const LEXICAL_QUERY: &str = "strike price options";
-const SEMANTIC_QUERY: &str = "who is building the house in Kerrville";
-const QUESTION: &str = "How much did Ken pledge toward Jeff Skilling's MS150 bike ride?";
+const LEXICAL_QUERY: &str = "computer equipment upgrade";
+const SEMANTIC_QUERY: &str = "who will update the risk management software";
+/// About the invented mail of `tests/fixtures/injection-maildir`, which the store holds.
+const QUESTION: &str = "How many people is Lena's reservation for?";
 
 struct Run {
     ok: bool,

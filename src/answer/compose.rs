@@ -205,8 +205,8 @@ fn split_display(text: &str) -> (Option<&str>, Option<&str>) {
 }
 
 /// The first value of a kind the question expects in `text`, by the question's order
-/// of kinds. A date or time is the whole expression it is part of ("Tuesday, April
-/// 9, 2024 at 4:30 PM"), the most specific one the text gives.
+/// of kinds. A date or time is the whole expression it is part of ("Monday, October
+/// 6, 2025 at 9:15 AM"), the most specific one the text gives.
 fn typed_value(text: &str, question: &Question, known: &HashSet<String>) -> Option<String> {
     let asked: Vec<String> = question
         .slots
@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn the_short_answer_leads_and_a_weak_best_abstains() {
         let q = Question::read("When is the design review?", &AddressBook::default(), 0);
-        let pack = EvidencePack::build(vec![item("The design review is on May 8.", "Lee")], 100);
+        let pack = EvidencePack::build(vec![item("The design review is on May 8.", "Quill")], 100);
         let s = vec![scored(0, "The design review is on May 8.", 0.9)];
         let sel = compose(&s, &q, &pack, 0.5, &HashSet::new()).expect("answers");
         assert_eq!(sel.text, "May 8 — \"The design review is on May 8.\" [1]");
@@ -343,21 +343,22 @@ mod tests {
         let when = Question::read("When is the design review?", &AddressBook::default(), 0);
         let short = |text: &str| typed_value(text, &when, &HashSet::new());
         assert_eq!(
-            short("Two of us are away the week of the 11th, so the review is on Thursday, March 21 at 10:30am.")
+            short("The audit takes most of a week, so the review is set for Wednesday, June 18 at 10:30am.")
                 .as_deref(),
-            Some("Thursday, March 21 at 10:30am")
+            Some("Wednesday, June 18 at 10:30am")
         );
         assert_eq!(
-            short("The clinic expects you on Tuesday, April 9, 2024 at 4:30 PM sharp.").as_deref(),
-            Some("Tuesday, April 9, 2024 at 4:30 PM")
+            short("The garage expects the van on Monday, October 6, 2025 at 9:15 AM sharp.")
+                .as_deref(),
+            Some("Monday, October 6, 2025 at 9:15 AM")
         );
         assert_eq!(
-            short("The window is Saturday March 16, and the drives go offline.").as_deref(),
-            Some("Saturday March 16")
+            short("The outage is Sunday August 24, and the printers go offline.").as_deref(),
+            Some("Sunday August 24")
         );
         assert_eq!(
-            short("It is now on Thursday, March 21,\nat 2:00 pm in the boardroom.").as_deref(),
-            Some("Thursday, March 21, at 2:00 pm")
+            short("It is now on Tuesday, July 8,\nat 3:00 pm in the library.").as_deref(),
+            Some("Tuesday, July 8, at 3:00 pm")
         );
         assert_eq!(
             short("Let's pick it up next week.").as_deref(),
@@ -366,30 +367,29 @@ mod tests {
         assert_eq!(short("The review is on Friday.").as_deref(), Some("Friday"));
         // Two separate dates: the first of equal specificity.
         assert_eq!(
-            short("It moved from March 14 and will now be held after lunch on March 21.")
-                .as_deref(),
-            Some("March 14")
+            short("It moved from June 3 and will now be held after lunch on June 17.").as_deref(),
+            Some("June 3")
         );
     }
 
     #[test]
     fn a_later_value_supersedes_an_earlier_one() {
         let q = Question::read("When is the design review?", &AddressBook::default(), 0);
-        let mut early = item("The design review is on March 14.", "Lee");
+        let mut early = item("The design review is on June 3.", "Quill");
         early.date = Some(1_000_000);
-        let mut late = item("The design review moved to March 21.", "Lee");
+        let mut late = item("The design review moved to June 17.", "Quill");
         late.date = Some(2_000_000);
         late.key = "later".into();
         let pack = EvidencePack::build(vec![early, late], 1000);
         let s = vec![
-            scored(0, "The design review is on March 14.", 0.9),
-            scored(1, "The design review moved to March 21.", 0.7),
+            scored(0, "The design review is on June 3.", 0.9),
+            scored(1, "The design review moved to June 17.", 0.7),
         ];
         let sel = compose(&s, &q, &pack, 0.5, &HashSet::new()).expect("answers");
-        assert!(sel.text.starts_with("March 21 — "), "{}", sel.text);
+        assert!(sel.text.starts_with("June 17 — "), "{}", sel.text);
         assert!(sel
             .text
-            .contains("Earlier, now superseded: \"The design review is on March 14.\" [1]"));
+            .contains("Earlier, now superseded: \"The design review is on June 3.\" [1]"));
         assert_eq!(sel.superseded, vec![1]);
     }
 }

@@ -150,7 +150,7 @@ fn apply_x_from_name(msg: &Message, from: &mut [Mailbox]) {
 }
 
 /// Enron mail gives recipients' display names only in X-To and X-cc, in the order
-/// of the To and Cc addresses ("Brad McSherry", "Farmer, Daren J
+/// of the To and Cc addresses ("Odile Ferrante", "Thistlewood, Jory T
 /// </O=ENRON/...>"). A name is taken for an address only when the lists line up
 /// and the name is plausibly that address's (a part of it is in the address).
 fn apply_x_names(msg: &Message, header: &str, list: &mut [Mailbox]) {
@@ -277,34 +277,34 @@ mod tests {
 
     #[test]
     fn recipient_names_come_from_x_to_and_x_cc_when_they_line_up() {
-        let raw = b"Message-ID: <2@t>\nFrom: a@enron.com\nTo: liz.prior@enron.com, conal.tackney@enron.com\nCc: wolson@state.nm.us, larry.campbell@enron.com\nSubject: s\nX-To: Prior, Liz </O=ENRON/OU=NA/CN=RECIPIENTS/CN=Lprior>, Tackney, Conal </O=ENRON/CN=Ctackney>\nX-cc: \"Bill Olson (E-mail)\" <wolson@state.nm.us>@SMTP@enronXgate, Larry Campbell\n\nHi\n";
+        let raw = b"Message-ID: <2@t>\nFrom: a@ridge.example\nTo: iris.fairweather@ridge.example, della.okonkwo@ridge.example\nCc: hbrevik@county.example, ines.rookwood@ridge.example\nSubject: s\nX-To: Fairweather, Iris </O=RIDGE/OU=NA/CN=RECIPIENTS/CN=Ifairweather>, Okonkwo, Della </O=RIDGE/CN=Dokonkwo>\nX-cc: \"Hal Brevik (E-mail)\" <hbrevik@county.example>@SMTP@ridgeXgate, Ines Rookwood\n\nHi\n";
         let p = parse_message(raw).expect("parses");
         let names: Vec<Option<String>> = p.to.iter().chain(&p.cc).map(|m| m.name.clone()).collect();
         assert_eq!(
             names,
             vec![
-                Some("Prior, Liz".to_string()),
-                Some("Tackney, Conal".to_string()),
-                Some("Bill Olson".to_string()),
-                Some("Larry Campbell".to_string()),
+                Some("Fairweather, Iris".to_string()),
+                Some("Okonkwo, Della".to_string()),
+                Some("Hal Brevik".to_string()),
+                Some("Ines Rookwood".to_string()),
             ]
         );
         // Lists that do not line up give no names.
-        let raw = b"Message-ID: <3@t>\nFrom: a@enron.com\nTo: x@enron.com, y@enron.com\nX-To: Only One\n\nHi\n";
+        let raw = b"Message-ID: <3@t>\nFrom: a@ridge.example\nTo: x@ridge.example, y@ridge.example\nX-To: Only One\n\nHi\n";
         let p = parse_message(raw).expect("parses");
         assert!(p.to.iter().all(|m| m.name.is_none()));
     }
 
     #[test]
     fn reads_enron_headers_and_x_from_name() {
-        let raw = b"Message-ID: <1.2.JavaMail@thyme>\nDate: Mon, 2 Aug 1999 08:33:00 -0700 (PDT)\nFrom: phillip.allen@enron.com\nTo: a@enron.com, B <b@enron.com>\nSubject: Re: gas\nX-From: Phillip K Allen\n\nHello there\n";
+        let raw = b"Message-ID: <1.2.JavaMail@thyme>\nDate: Thu, 19 Oct 2000 08:33:00 -0700 (PDT)\nFrom: gordon.quennell@ridge.example\nTo: a@ridge.example, B <b@ridge.example>\nSubject: Re: gas\nX-From: Gordon R Quennell\n\nHello there\n";
         let m = parse_message(raw).expect("parses");
         assert_eq!(m.message_id.as_deref(), Some("1.2.JavaMail@thyme"));
-        assert_eq!(m.from[0].address, "phillip.allen@enron.com");
-        assert_eq!(m.from[0].name.as_deref(), Some("Phillip K Allen"));
+        assert_eq!(m.from[0].address, "gordon.quennell@ridge.example");
+        assert_eq!(m.from[0].name.as_deref(), Some("Gordon R Quennell"));
         assert_eq!(m.to.len(), 2);
         assert_eq!(m.subject, "Re: gas");
-        assert_eq!(m.date, Some(933_607_980));
+        assert_eq!(m.date, Some(971_969_580));
         assert_eq!(m.body.trim(), "Hello there");
         assert_eq!(m.body_format, BodyFormat::Plain);
     }

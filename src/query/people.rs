@@ -1,6 +1,7 @@
 //! The mailbox's own address book, built from its headers: who the user corresponds
-//! with, by name, address and nickname, so a question that says "Phil" or "Mr. Lay"
-//! finds the person the mail calls "Phillip K Allen" <phillip.allen@enron.com>.
+//! with, by name, address and nickname, so a question that says "Fred" or "Mr. Halloran"
+//! finds the person the mail calls "Frederick J Ostrander"
+//! <frederick.ostrander@lumen.example>.
 
 pub use crate::lexicon::full_names;
 use crate::lexicon::{NAME_VERB_ADVERBS as BETWEEN, NICKNAMES, WRITES, WRITES_TO};
@@ -32,13 +33,13 @@ pub struct PersonMention {
     /// Names and addresses to look for in a message's people (lowercased).
     pub match_terms: Vec<String>,
     pub confidence: f32,
-    /// The question puts them at one end of a message: "did I ask Kipp Flores",
-    /// "what did Sally write", not "when do Liz and Jose Luis arrive".
+    /// The question puts them at one end of a message: "did I ask Wren Tolliver",
+    /// "what did Nora write", not "when do Tess and Ana Sofia arrive".
     pub correspondent: bool,
 }
 
 /// Lowercased name parts of a display name or address.
-/// An address's local part with its separators dropped: kipp.flores → kippflores.
+/// An address's local part with its separators dropped: wren.tolliver → wrentolliver.
 fn joined_local(address: &str) -> String {
     address
         .split('@')
@@ -147,7 +148,7 @@ impl AddressBook {
     }
 
     /// People whose address spells a first and last name the way addresses
-    /// usually do: kippflores, kipp.flores, kipp_flores, kflores.
+    /// usually do: wrentolliver, wren.tolliver, wren_tolliver, wtolliver.
     fn lookup_address(&self, first: &str, last: &str) -> Vec<usize> {
         let (first, last) = (first.to_lowercase(), last.to_lowercase());
         let Some(initial) = first.chars().next() else {
@@ -158,7 +159,7 @@ impl AddressBook {
             for &p in self.index.get(&local).into_iter().flatten() {
                 let person = &self.people[p];
                 let spelt = person.addresses.iter().any(|a| joined_local(a) == local);
-                // kflores@ may be a Kevin Flores the headers name.
+                // wtolliver@ may be a Walt Tolliver the headers name.
                 let name = person.name.to_lowercase();
                 let same_first = name.contains(&first) || !name.contains(' ');
                 if spelt && same_first && !out.contains(&p) {
@@ -182,7 +183,7 @@ impl AddressBook {
     }
 
     /// People named in a question: capitalised words (and the word after them, for
-    /// "Phillip Allen") that are names of people in the book.
+    /// "Frederick Ostrander") that are names of people in the book.
     pub fn mentions(&self, question: &str) -> Vec<PersonMention> {
         let words: Vec<&str> = question
             .split(|c: char| !c.is_alphanumeric() && c != '\'')
@@ -201,7 +202,7 @@ impl AddressBook {
             let start = i;
             let mut found = self.lookup(&lower);
             let mut mention = raw.to_string();
-            // A following capitalised word narrows "Sally" to "Sally Beck".
+            // A following capitalised word narrows "Nora" to "Nora Threlkeld".
             if let Some(next) = words.get(i + 1).map(|w| w.trim_end_matches("'s")) {
                 if next.chars().next().is_some_and(|c| c.is_uppercase()) {
                     let narrowed: Vec<usize> = self
@@ -209,7 +210,7 @@ impl AddressBook {
                         .into_iter()
                         .filter(|p| found.contains(p))
                         .collect();
-                    // "Kipp Flores" who writes from kippflores@... and is never named
+                    // "Wren Tolliver" who writes from wrentolliver@... and is never named
                     // in a header.
                     let narrowed = if narrowed.is_empty() {
                         self.lookup_address(raw, next)
@@ -248,7 +249,7 @@ impl AddressBook {
                 .max()
                 .unwrap_or(0);
             // The people most often in the mail stand for the name; rare namesakes
-            // (a one-off "Sally" in a newsletter) add little.
+            // (a one-off "Nora" in a newsletter) add little.
             let mut match_terms = Vec::new();
             for &p in found.iter().take(6) {
                 let person = &self.people[p];
@@ -313,81 +314,84 @@ mod tests {
     fn book() -> AddressBook {
         let mut pairs = Vec::new();
         for _ in 0..30 {
-            pairs.push(("Phillip K Allen", "phillip.allen@enron.com"));
+            pairs.push(("Frederick J Ostrander", "frederick.ostrander@lumen.example"));
         }
         for _ in 0..10 {
-            pairs.push(("Sally Beck", "sally.beck@enron.com"));
+            pairs.push(("Nora Threlkeld", "nora.threlkeld@lumen.example"));
         }
-        pairs.push(("Sally Smith", "sally.smith@example.com"));
-        pairs.push(("", "kenneth.lay@enron.com"));
+        pairs.push(("Nora Smith", "nora.smith@other.example"));
+        pairs.push(("", "eugene.halloran@lumen.example"));
         AddressBook::build(pairs.into_iter())
     }
 
     #[test]
     fn finds_people_by_name_nickname_and_address() {
         let b = book();
-        let m = b.mentions("What did Phil say about the strike price?");
+        let m = b.mentions("What did Fred say about the rate card?");
         assert_eq!(m.len(), 1);
         assert!(m[0]
             .match_terms
-            .contains(&"phillip.allen@enron.com".to_string()));
-        let m = b.mentions("Did Ken Lay approve it?");
-        assert_eq!(m[0].mention, "Ken Lay");
+            .contains(&"frederick.ostrander@lumen.example".to_string()));
+        let m = b.mentions("Did Gene Halloran approve it?");
+        assert_eq!(m[0].mention, "Gene Halloran");
         assert!(m[0]
             .match_terms
-            .contains(&"kenneth.lay@enron.com".to_string()));
+            .contains(&"eugene.halloran@lumen.example".to_string()));
         assert!(m[0].confidence > 0.8);
     }
 
     #[test]
     fn a_full_name_narrows_namesakes() {
         let b = book();
-        let m = b.mentions("What did Sally Beck want?");
-        assert_eq!(m[0].mention, "Sally Beck");
-        assert_eq!(m[0].match_terms, vec!["sally beck", "sally.beck@enron.com"]);
-        let m = b.mentions("What did Sally want?");
-        assert!(m[0].match_terms.contains(&"sally beck".to_string()));
-        assert!(!m[0].match_terms.contains(&"sally smith".to_string()));
+        let m = b.mentions("What did Nora Threlkeld want?");
+        assert_eq!(m[0].mention, "Nora Threlkeld");
+        assert_eq!(
+            m[0].match_terms,
+            vec!["nora threlkeld", "nora.threlkeld@lumen.example"]
+        );
+        let m = b.mentions("What did Nora want?");
+        assert!(m[0].match_terms.contains(&"nora threlkeld".to_string()));
+        assert!(!m[0].match_terms.contains(&"nora smith".to_string()));
     }
 
     #[test]
     fn a_name_known_only_from_an_address_is_found_by_it() {
-        let mut pairs = vec![("", "kippflores@mcleodusa.net"); 3];
-        pairs.extend(vec![("Brenda Flores", "brenda.flores@enron.com"); 20]);
-        pairs.extend(vec![("Kevin Flores", "kflores@example.com"); 5]);
+        let mut pairs = vec![("", "wrentolliver@dialup.example"); 3];
+        pairs.extend(vec![("Mabel Tolliver", "mabel.tolliver@lumen.example"); 20]);
+        pairs.extend(vec![("Walt Tolliver", "wtolliver@other.example"); 5]);
         let b = AddressBook::build(pairs.into_iter());
-        let m = b.mentions("Where did I ask Kipp Flores to send the plans?");
+        let m = b.mentions("What did I ask Wren Tolliver to bring to the tasting?");
         assert_eq!(m.len(), 1);
-        assert_eq!(m[0].mention, "Kipp Flores");
+        assert_eq!(m[0].mention, "Wren Tolliver");
         assert_eq!(
             m[0].match_terms,
-            vec!["kippflores", "kippflores@mcleodusa.net"]
+            vec!["wrentolliver", "wrentolliver@dialup.example"]
         );
         assert!(m[0].confidence > 0.8);
     }
 
     #[test]
     fn a_correspondent_is_who_writes_or_is_written_to() {
-        let mut pairs = vec![("Liz Vittor", "ealvittor@yahoo.com"); 5];
-        pairs.extend(vec![("Jose Luis", "jose.luis@example.com"); 5]);
-        pairs.extend(vec![("Richard Morgan", "richard.morgan@example.com"); 5]);
+        let mut pairs = vec![("Tess Abernathy", "tess.abernathy@mailbox.example"); 5];
+        pairs.extend(vec![("Ana Sofia", "ana.sofia@lumen.example"); 5]);
+        pairs.extend(vec![("Oscar Wendell", "oscar.wendell@lumen.example"); 5]);
         let b = AddressBook::build(pairs.into_iter());
-        let m = b.mentions("When did Liz first say she and Jose Luis would come to Aspen?");
+        let m = b.mentions("When did Tess last write that she and Ana Sofia would visit Lisbon?");
         let role: Vec<(&str, bool)> = m
             .iter()
             .map(|m| (m.mention.as_str(), m.correspondent))
             .collect();
-        assert_eq!(role, vec![("Liz", true), ("Jose Luis", false)]);
-        let m = b.mentions("What budget did Phillip tell Richard Morgan he had?");
+        assert_eq!(role, vec![("Tess", true), ("Ana Sofia", false)]);
+        let m = b.mentions("What deadline did Ottilie tell Oscar Wendell she could meet?");
         assert!(m
             .iter()
-            .any(|m| m.mention == "Richard Morgan" && m.correspondent));
-        let m = b.mentions("Is Richard Morgan still at Austin Energy?");
+            .any(|m| m.mention == "Oscar Wendell" && m.correspondent));
+        let m = b.mentions("Is Oscar Wendell still at Halvard Freight?");
         assert!(!m[0].correspondent);
     }
 
     #[test]
     fn ordinary_words_are_not_people() {
-        assert!(book().mentions("What is the Westgate budget?").is_empty());
+        assert!(book().mentions("What is the Foxglove budget?").is_empty());
     }
 }
