@@ -1,0 +1,98 @@
+"""Fine-tune all-MiniLM-L6-v2 as a cross-encoder (one logit) on the reader pairs.
+
+python train.py --run NAME [--exclude src1,src2] [--epochs 1] [--loss bce|listwise]
+Checkpoints every --ckpt-every steps to /tmp/quoth-selector/reader/runs/NAME/ckpt.pt;
+rerunning the same command resumes from there. Final model: runs/NAME/final/.
+"""
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+import torch  # noqa
+from transformers import BertForSequenceClassification, BertTokenizerFast, get_linear_schedule_with_warmup  # noqa
+
+from common import MODEL_DIR, OUT, MAX_LEN, read_jsonl  # noqa
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", required=True)
+    ap.add_argument("--pairs", default=os.path.join(OUT, "pairs.train.jsonl"))
+    ap.add_argument("--exclude", default="")
+    ap.add_argument("--epochs", type=int, default=1)
+    ap.add_argument("--lr", type=float, default=3e-5)
+    ap.add_argument("--bs", type=int, default=16)
+    ap.add_argument("--warmup", type=float, default=0.06)
+    ap.add_argument("--ckpt-every", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--keep", default="", help="per-source keep fractions, e.g. in_message=0.5,near_miss=0.6")
+    ap.add_argument("--threads", type=int, default=1)
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rd = os.path.join(OUT, "runs", a.run)
+    os.makedirs(rd, exist_ok=True)
+    excl = set(x for x in a.exclude.split(",") if x)
+    pairs = [p for p in read_jsonl(a.pairs) if p["source"] not in excl]
+    keep = {k: float(v) for k, v in (x.split("=") for x in a.keep.split(",") if x)}
+    krng = random.Random(a.seed)
+    pairs = [p for p in pairs if krng.random() < keep.get(p["source"], 1.0)]
+    order = []
+    for ep in range(a.epochs):
+        idx = list(range(len(pairs)))
+        random.Random(a.seed + ep).shuffle(idx)
+        order += idx
+    steps = (len(order) + a.bs - 1) // a.bs
+    tok = BertTokenizerFast.from_pretrained(MODEL_DIR)
+    model = BertForSequenceClassification.from_pretrained(MODEL_DIR, num_labels=1)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
+    sch = get_linear_schedule_with_warmup(opt, int(a.warmup * steps), steps)
+    step = 0
+    ck = os.path.join(rd, "ckpt.pt")
+    if os.path.exists(ck):
+        st = torch.load(ck, weights_only=False)
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["opt"])
+        sch.load_state_dict(st["sch"])
+        step = st["step"]
+        print(f"resumed at step {step}", flush=True)
+    json.dump({**vars(a), "n_pairs": len(pairs), "steps": steps}, open(os.path.join(rd, "args.json"), "w"), indent=1)
+    print(f"{len(pairs)} pairs, {steps} steps", flush=True)
+    lossf = torch.nn.BCEWithLogitsLoss()
+    model.train()
+    t0 = time.time()
+    run_loss = 0.0
+    while step < steps:
+        b = [pairs[i] for i in order[step * a.bs:(step + 1) * a.bs]]
+        enc = tok([p["question"] for p in b], [p["text_b"] for p in b], padding=True, truncation="longest_first",
+                  max_length=MAX_LEN, return_tensors="pt")
+        y = torch.tensor([float(p["label"]) for p in b])
+        logits = model(**enc).logits.squeeze(-1)
+        loss = lossf(logits, y)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sch.step()
+        opt.zero_grad()
+        step += 1
+        run_loss = 0.98 * run_loss + 0.02 * loss.item() if step > 1 else loss.item()
+        if step % 25 == 0:
+            el = time.time() - t0
+            print(f"step {step}/{steps} loss {run_loss:.4f} {el:.0f}s", flush=True)
+        if step % a.ckpt_every == 0 and step < steps:
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sch": sch.state_dict(), "step": step}, ck + ".tmp")
+            os.replace(ck + ".tmp", ck)
+    model.save_pretrained(os.path.join(rd, "final"))
+    tok.save_pretrained(os.path.join(rd, "final"))
+    with open(os.path.join(rd, "done.json"), "w") as f:
+        json.dump({"steps": steps, "seconds_this_session": time.time() - t0}, f)
+    print("done", time.time() - t0, flush=True)
+
+
+if __name__ == "__main__":
+    main()
