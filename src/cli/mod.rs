@@ -36,6 +36,7 @@ mod server_start;
 mod show;
 mod stats;
 mod sync;
+mod tag;
 mod tui;
 
 use anyhow::{Context, Result};
@@ -109,13 +110,21 @@ pub enum Command {
         #[arg(long)]
         rerank: bool,
         /// What to print, one per line: a summary of each email (the default),
-        /// its thread ids, Message-IDs, or files (every copy's), as notmuch does.
+        /// its thread ids, Message-IDs, files (every copy's), or the tags of the
+        /// listed emails, as notmuch does.
         #[arg(long, value_enum, default_value = "summary")]
         output: search::OutputArg,
     },
     /// How many messages a query matches (each stored copy counts), for status bars:
     /// `quoth count is:unread`.
     Count { query: String },
+    /// Add and remove tags on the messages a query matches: `quoth tag +work -later
+    /// from:ana`; find them again with `tag:work`.
+    Tag {
+        /// `+TAG` and `-TAG` changes, then the query (or `--` then the query).
+        #[arg(required = true, allow_hyphen_values = true, trailing_var_arg = true)]
+        words: Vec<String>,
+    },
     /// Ask a question; the answer quotes the mail it relies on, or says it does not know.
     Ask {
         question: String,
@@ -239,6 +248,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             None => ingest::status(&open(&data_dir)?.status_report()?, json),
         },
         Command::Count { query } => count::run(&data_dir, &query, json),
+        Command::Tag { words } => tag::run(&data_dir, &words, json),
         Command::Search {
             query,
             limit,

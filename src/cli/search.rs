@@ -30,6 +30,8 @@ pub enum OutputArg {
     Threads,
     Messages,
     Files,
+    /// The tags of the listed emails, each once, sorted.
+    Tags,
 }
 
 pub struct SearchArgs<'a> {
@@ -116,6 +118,11 @@ fn print_hits(r: &Retrieval, args: &SearchArgs) {
             .filter_map(|h| h.hit.message_id.clone())
             .collect(),
         OutputArg::Files => r.hits.iter().flat_map(|h| h.hit.files.clone()).collect(),
+        OutputArg::Tags => {
+            let tags: std::collections::BTreeSet<String> =
+                r.hits.iter().flat_map(|h| h.hit.tags.clone()).collect();
+            tags.into_iter().collect()
+        }
     };
     for line in lines {
         outln!("{}", safe_line(&line));

@@ -104,9 +104,10 @@ impl Engine {
             return Ok(None);
         }
         let phrase = Query::Phrase(words.join(" "));
-        let hits = self
-            .lexical
-            .search(compile(&phrase, &self.lexical, &StateSets::default()).as_ref(), 10)?;
+        let hits = self.lexical.search(
+            compile(&phrase, &self.lexical, &StateSets::default()).as_ref(),
+            10,
+        )?;
         let wanted = normalize(&item.cite_text);
         let head: String = wanted.chars().take(120).collect();
         for hit in hits {

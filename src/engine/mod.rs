@@ -34,6 +34,7 @@ mod server_changes;
 mod sessions;
 mod stats;
 mod sync;
+pub mod tagging;
 mod threading;
 mod watch;
 
@@ -106,6 +107,8 @@ pub enum EngineError {
     Session(String),
     #[error("writing mail: {0}")]
     Compose(String),
+    #[error(transparent)]
+    BadTag(#[from] crate::store::tags::BadTag),
 }
 
 /// Settings of an engine that a user may change.
@@ -134,6 +137,8 @@ pub type Result<T> = std::result::Result<T, EngineError>;
 pub struct Engine {
     data_dir: PathBuf,
     store: Store,
+    /// The user's tags, kept apart from everything derived from the mail.
+    tags: crate::store::tags::Tags,
     lexical: LexicalIndex,
     vectors: VectorIndex,
     jobs: JobQueue,

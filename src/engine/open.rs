@@ -96,9 +96,11 @@ impl Engine {
             Err(e) => return Err(e.into()),
         };
         let jobs = JobQueue::open(store.db(), QueueConfig::default()).map_err(EngineError::Jobs)?;
+        let tags = crate::store::tags::Tags::open(&data_dir.join("tags"))?;
         let mut engine = Self {
             data_dir: data_dir.to_path_buf(),
             store,
+            tags,
             lexical,
             vectors,
             jobs,

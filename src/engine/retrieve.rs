@@ -564,6 +564,7 @@ impl Engine {
                 SearchHit::of(&msg, self.thread_id(&c.key)?, c.score, snippet, highlights);
             hit.also_in = email.also_in;
             hit.files.extend(email.copy_files);
+            hit.tags = self.tags.of(&msg.key)?;
             let copy_ids = email.copy_ids;
             out.push(RetrievedHit {
                 hit,

@@ -31,6 +31,9 @@ pub struct SearchHit {
     /// mbox message as its mbox file; IMAP mail has none).
     #[serde(default)]
     pub files: Vec<String>,
+    /// The user's tags on this copy.
+    #[serde(default)]
+    pub tags: Vec<String>,
 }
 
 impl SearchHit {
@@ -56,6 +59,7 @@ impl SearchHit {
             also_in: Vec::new(),
             flags: msg.flags.clone(),
             files: file_of(&msg.location).into_iter().collect(),
+            tags: Vec::new(),
         }
     }
 }
@@ -73,12 +77,14 @@ pub(super) fn file_of(location: &crate::source::SourceLocation) -> Option<String
 pub(super) const COPY_WINDOW: usize = 4;
 
 impl Engine {
-    /// The messages in each state `query` asks for with `is:`, as the store holds
-    /// them now.
+    /// The messages in each state `query` asks for with `is:`, and with each tag
+    /// it asks for with `tag:`, as the store and the tags hold them now.
     pub(super) fn mail_states(&self, query: &Query) -> Result<StateSets> {
-        Ok(StateSets::of(query, |state| {
-            self.store.keys_in_state(state)
-        })?)
+        Ok(StateSets::of(
+            query,
+            |state| self.store.keys_in_state(state),
+            |tag| self.tags.keys_tagged(tag),
+        )?)
     }
 
     /// How many messages a query matches (each stored copy counts), as `notmuch
@@ -126,6 +132,7 @@ impl Engine {
             );
             shown.also_in = email.also_in;
             shown.files.extend(email.copy_files);
+            shown.tags = self.tags.of(&msg.key)?;
             out.push(shown);
         }
         Ok(out)

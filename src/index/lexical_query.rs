@@ -26,49 +26,76 @@ pub fn compile(query: &Query, index: &LexicalIndex, states: &StateSets) -> Box<d
     compile_opt(query, index, states).unwrap_or_else(|| Box::new(EmptyQuery))
 }
 
-/// The messages in each state a query asks for with `is:`, as the store holds them
-/// now. Read mail is kept as the unread, left out.
+/// The messages in each state a query asks for with `is:`, and with each tag it
+/// asks for with `tag:`, as the store holds them now. Read mail is kept as the
+/// unread, left out.
 #[derive(Debug, Default)]
-pub struct StateSets(HashMap<MailState, Vec<MessageKey>>);
+pub struct StateSets {
+    states: HashMap<MailState, Vec<MessageKey>>,
+    tags: HashMap<String, Vec<MessageKey>>,
+}
 
 impl StateSets {
-    /// The sets `query` needs, from `keys_in` (the store's [`keys_in_state`]).
+    /// The sets `query` needs, from `keys_in` (the store's [`keys_in_state`]) and
+    /// `tagged` (the tags' [`keys_tagged`]).
     ///
     /// [`keys_in_state`]: crate::store::Store::keys_in_state
+    /// [`keys_tagged`]: crate::store::tags::Tags::keys_tagged
     pub fn of<E>(
         query: &Query,
         mut keys_in: impl FnMut(MailState) -> Result<Vec<MessageKey>, E>,
+        mut tagged: impl FnMut(&str) -> Result<Vec<MessageKey>, E>,
     ) -> Result<Self, E> {
+        let mut sets = Self::default();
         let mut wanted = Vec::new();
-        states_in(query, &mut wanted);
-        let mut sets = HashMap::new();
-        for state in wanted {
-            let kept = state.complement().unwrap_or(state);
-            if let std::collections::hash_map::Entry::Vacant(slot) = sets.entry(kept) {
-                slot.insert(keys_in(kept)?);
+        sets_in(query, &mut wanted);
+        for want in wanted {
+            match want {
+                Query::Is(state) => {
+                    let kept = state.complement().unwrap_or(*state);
+                    if let std::collections::hash_map::Entry::Vacant(slot) = sets.states.entry(kept)
+                    {
+                        slot.insert(keys_in(kept)?);
+                    }
+                }
+                Query::Tag(name) if !sets.tags.contains_key(name) => {
+                    let keys = tagged(name)?;
+                    sets.tags.insert(name.clone(), keys);
+                }
+                _ => {}
             }
         }
-        Ok(Self(sets))
+        Ok(sets)
     }
 }
 
-fn states_in(query: &Query, out: &mut Vec<MailState>) {
+fn sets_in<'q>(query: &'q Query, out: &mut Vec<&'q Query>) {
     match query {
-        Query::Is(state) => out.push(*state),
-        Query::And(c) | Query::Or(c) => c.iter().for_each(|q| states_in(q, out)),
-        Query::Not(q) => states_in(q, out),
+        Query::Is(_) | Query::Tag(_) => out.push(query),
+        Query::And(c) | Query::Or(c) => c.iter().for_each(|q| sets_in(q, out)),
+        Query::Not(q) => sets_in(q, out),
         _ => {}
     }
 }
 
-/// The messages in `state`, as a query over their keys.
-fn in_state(state: MailState, sets: &StateSets, f: &Fields) -> Box<dyn TQuery> {
-    let kept = state.complement().unwrap_or(state);
-    let keys = sets.0.get(&kept).map(Vec::as_slice).unwrap_or_default();
-    let set: Box<dyn TQuery> = Box::new(TermSetQuery::new(
+/// A set of messages, as a query over their keys.
+fn key_set(keys: &[MessageKey], f: &Fields) -> Box<dyn TQuery> {
+    Box::new(TermSetQuery::new(
         keys.iter()
             .map(|k| Term::from_field_text(f.key, &k.to_hex())),
-    ));
+    ))
+}
+
+/// The messages in `state`.
+fn in_state(state: MailState, sets: &StateSets, f: &Fields) -> Box<dyn TQuery> {
+    let kept = state.complement().unwrap_or(state);
+    let set = key_set(
+        sets.states
+            .get(&kept)
+            .map(Vec::as_slice)
+            .unwrap_or_default(),
+        f,
+    );
     match state.complement() {
         Some(_) => negate(set),
         None => set,
@@ -96,6 +123,10 @@ fn compile_opt(query: &Query, idx: &LexicalIndex, states: &StateSets) -> Option<
             IndexRecordOption::Basic,
         ))),
         Query::Is(state) => Some(in_state(*state, states, &f)),
+        Query::Tag(name) => Some(key_set(
+            states.tags.get(name).map(Vec::as_slice).unwrap_or_default(),
+            &f,
+        )),
         Query::Not(inner) => Some(negate(compile(inner, idx, states))),
         Query::And(children) => {
             let mut clauses: Vec<(Occur, Box<dyn TQuery>)> = Vec::new();

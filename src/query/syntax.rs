@@ -41,6 +41,8 @@ pub enum Query {
     HasAttachment,
     /// `is:unread`, `is:flagged`... (mu's `flag:` too): the message's state now.
     Is(MailState),
+    /// `tag:NAME`: messages the user tagged so.
+    Tag(String),
     And(Vec<Query>),
     Or(Vec<Query>),
     Not(Box<Query>),
@@ -74,6 +76,7 @@ impl std::fmt::Display for Query {
             ),
             Query::HasAttachment => write!(f, "has:attachment"),
             Query::Is(state) => write!(f, "is:{}", state.name()),
+            Query::Tag(name) => write!(f, "tag:{}", value(name)),
             Query::And(parts) => {
                 let shown: Vec<String> = parts
                     .iter()
@@ -419,7 +422,7 @@ fn word(
         "folder" => Some(TextField::Folder),
         "thread" => Some(TextField::Thread),
         "id" => Some(TextField::Id),
-        "date" | "has" | "is" | "flag" => None,
+        "date" | "has" | "is" | "flag" | "tag" => None,
         _ => return Err(qerr(pos, format!("unknown field '{name}'"))),
     };
     if value.trim().is_empty() {
@@ -436,6 +439,7 @@ fn word(
         (Some(f), _) => Ok(Query::Field(f, value.to_string())),
         (None, "has") if matches!(value, "attachment" | "attachments") => Ok(Query::HasAttachment),
         (None, "has") => Err(qerr(vpos, format!("unknown value '{value}' for 'has:'"))),
+        (None, "tag") => Ok(Query::Tag(value.to_string())),
         (None, "is" | "flag") => MailState::named(value).map(Query::Is).ok_or_else(|| {
             let known: Vec<&str> = MailState::ALL.iter().map(|s| s.name()).collect();
             qerr(

@@ -73,6 +73,14 @@ fn mail_states_with_is_and_mus_flag() {
             Field(TextField::From, "ana".into()),
         ])
     );
+    assert_eq!(
+        p("tag:to-do -tag:\"later\""),
+        And(vec![
+            Tag("to-do".into()),
+            Not(Box::new(Tag("later".into())))
+        ])
+    );
+    assert_eq!(p(&Tag("to-do".into()).to_string()), Tag("to-do".into()));
     for s in MailState::ALL {
         let q = Is(s);
         assert_eq!(p(&q.to_string()), q, "written back and read again");

@@ -148,6 +148,11 @@ impl Api {
                 on_event,
             ),
             Op::Count { query } => self.count(&query),
+            Op::Tag { query, add, remove } => self.tag(&query, &add, &remove),
+            Op::Tags => self
+                .with(|e| e.all_tags())
+                .map_err(engine_error)
+                .and_then(|t| to_value(&t)),
             Op::Status => self.status(),
             Op::Stats => to_value(&self.with(|e| e.stats()).map_err(engine_error)?),
             Op::Message { message } => self.with(|e| message_json(e, &message)),
@@ -210,6 +215,17 @@ impl Api {
         };
         match self.with(|e| e.retrieve(query, opts)) {
             Ok(r) => to_value(&r),
+            Err(e) => Err(query_error(e, query)),
+        }
+    }
+
+    fn tag(&self, query: &str, add: &[String], remove: &[String]) -> Result<Value, ApiError> {
+        let now = chrono::Utc::now().timestamp();
+        match self.with(|e| e.tag(query, add, remove, now)) {
+            Ok(report) => to_value(&report),
+            Err(e @ EngineError::BadTag(_)) => {
+                Err(ApiError::new(ErrorKind::BadRequest, e.to_string()))
+            }
             Err(e) => Err(query_error(e, query)),
         }
     }

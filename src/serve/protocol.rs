@@ -132,6 +132,17 @@ pub enum Op {
     },
     /// `quoth count --json`: how many messages a query matches.
     Count { query: String },
+    /// `quoth tag --json`: tags added to and removed from the messages a query
+    /// matches.
+    Tag {
+        query: String,
+        #[serde(default)]
+        add: Vec<String>,
+        #[serde(default)]
+        remove: Vec<String>,
+    },
+    /// Every tag in use with its count of messages.
+    Tags,
     /// `quoth status --json`: background work.
     Status,
     /// `quoth stats --json`.

@@ -7,6 +7,7 @@ pub mod imap_changes;
 pub mod jobs;
 pub mod records;
 pub mod sync_state;
+pub mod tags;
 mod unfinished_snapshots;
 
 pub use db::attachments::{
