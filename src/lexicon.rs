@@ -12,7 +12,7 @@
 
 /// Words that carry no topic: articles, prepositions, auxiliaries, pronouns, question
 /// words and the verbs of writing mail ("sent", "email"). Left out of a question's
-/// content words, so "what did Sally say about the budget" searches for "sally
+/// content words, so "what did Greta say about the budget" searches for "greta
 /// budget".
 #[rustfmt::skip]
 pub const STOP_WORDS: &[&str] = &[
@@ -284,7 +284,7 @@ pub const NICKNAMES: &[(&str, &str)] = &[
 ];
 
 /// Words before a name that make its bearer the sender or a recipient ("did I ask
-/// Sally", "the note from Bob").
+/// Greta", "the note from Bob").
 #[rustfmt::skip]
 pub const WRITES_TO: &[&str] = &[
     "ask", "asked", "tell", "told", "email", "emailed", "mail", "mailed", "send", "sent",
@@ -292,7 +292,7 @@ pub const WRITES_TO: &[&str] = &[
     "reply", "replied", "answer", "answered", "write", "wrote", "inform", "informed",
 ];
 
-/// Words after a name that make its bearer the writer of a message ("what did Sally
+/// Words after a name that make its bearer the writer of a message ("what did Greta
 /// say").
 #[rustfmt::skip]
 pub const WRITES: &[&str] = &[
@@ -303,7 +303,7 @@ pub const WRITES: &[&str] = &[
     "agree", "agreed", "report", "reported", "quote", "quoted", "explain", "explained",
 ];
 
-/// Adverbs that may stand between a name and its verb ("Liz first said").
+/// Adverbs that may stand between a name and its verb ("Oona first said").
 #[rustfmt::skip]
 pub const NAME_VERB_ADVERBS: &[&str] = &[
     "first", "last", "ever", "originally", "finally", "actually", "also",
