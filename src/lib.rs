@@ -7,6 +7,7 @@
 
 pub mod answer;
 pub mod attach;
+pub mod config;
 pub mod engine;
 pub mod index;
 pub mod lexicon;

@@ -12,7 +12,7 @@ use quoth::engine::Engine;
 use quoth::mail::compose::DraftKind;
 use quoth::mail::model::MessageKey;
 use quoth::mail::parse::parse_message;
-use quoth::source::imap::config::ComposeConfig;
+use quoth::config::ComposeConfig;
 use std::path::{Path, PathBuf};
 
 const ORIGINAL: &str = "From: Lena Vos <lena@example.net>\r\nTo: Omar Haddad <omar@example.net>, \

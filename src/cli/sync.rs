@@ -4,7 +4,7 @@
 use super::output::{print_json, safe_line};
 use anyhow::{Context, Result};
 use quoth::engine::{Engine, SyncEvent, SyncOptions, SyncReport, WatchOptions};
-use quoth::source::imap::{config, load_accounts, select_accounts};
+use quoth::source::imap::{load_accounts, select_accounts};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
@@ -26,7 +26,7 @@ pub struct SyncArgs {
 }
 
 pub fn run(data_dir: &Path, args: SyncArgs, json: bool) -> Result<i32> {
-    let path = config::config_path(args.config.as_deref())
+    let path = quoth::config::path(args.config.as_deref())
         .context("no config directory: pass --config or set QUOTH_CONFIG")?;
     let accounts = select_accounts(load_accounts(&path)?, args.account.as_deref())?;
     if accounts.is_empty() {

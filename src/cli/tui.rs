@@ -6,11 +6,12 @@
 
 use anyhow::{Context, Result};
 use quoth::answer::Answerer;
+use quoth::config::{ComposeConfig, Config};
 use quoth::engine::handle::{EngineHandle, EngineRequest, HandleOptions, SendRequest};
 use quoth::engine::Engine;
 use quoth::mail::model::MessageKey;
 use quoth::serve::attach::StartServer;
-use quoth::source::imap::{config, load_accounts, AccountConfig};
+use quoth::source::imap::AccountConfig;
 use quoth::tui::terminal::TerminalGuard;
 use quoth::tui::{
     self, App, AppEvent, AppOptions, EngineLink, ExternalJob, Keymap, LoopOptions, Preset, Theme,
@@ -85,41 +86,32 @@ pub fn keymap(preset: Preset) -> Result<Keymap> {
     Ok(Keymap::load(preset, user.as_deref())?)
 }
 
-/// The IMAP accounts of the config file. A missing file means none; a file that
-/// cannot be read is reported in the UI, which goes on with the local mail.
-pub fn accounts(given: Option<&Path>) -> (Vec<AccountConfig>, Option<String>) {
-    let Some(path) = config::config_path(given) else {
-        return (Vec::new(), None);
+/// The config file, read once: a missing file means the defaults; a file that
+/// cannot be used is reported in the UI, which goes on with the local mail and the
+/// default settings.
+fn load_config(given: Option<&Path>) -> (Config, Option<String>) {
+    let Some(path) = quoth::config::path(given) else {
+        return (Config::default(), None);
     };
     if given.is_none() && !path.exists() {
-        return (Vec::new(), None);
+        return (Config::default(), None);
     }
-    match load_accounts(&path) {
-        Ok(accounts) => (accounts, None),
-        Err(e) => (Vec::new(), Some(format!("IMAP accounts not loaded: {e}"))),
+    match quoth::config::load(&path) {
+        Ok(config) => (config, None),
+        Err(e) => (
+            Config::default(),
+            Some(format!("IMAP accounts and settings not loaded: {e}")),
+        ),
     }
-}
-
-/// The `[reader]` settings of the config file (defaults when it is absent or, as
-/// [`accounts`] reports, unreadable).
-fn reader_config(given: Option<&Path>) -> config::ReaderConfig {
-    config::config_path(given)
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|text| config::parse_reader(&text).ok())
-        .unwrap_or_default()
-}
-
-/// The `[compose]` settings of the config file (defaults when it is absent or, as
-/// [`accounts`] reports, unreadable).
-fn compose_config(given: Option<&Path>) -> config::ComposeConfig {
-    config::config_path(given)
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|text| config::parse_compose(&text).ok())
-        .unwrap_or_default()
 }
 
 pub fn run(args: TuiArgs) -> Result<i32> {
-    let (accounts, config_error) = accounts(args.config.as_deref());
+    let (config, config_error) = load_config(args.config.as_deref());
+    let Config {
+        accounts,
+        reader,
+        compose,
+    } = config;
     let plan = plan(&args, !accounts.is_empty())?;
     let keymap = keymap(args.keymap)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -134,13 +126,13 @@ pub fn run(args: TuiArgs) -> Result<i32> {
             (attached.link, None)
         }
         None => {
-            let owned = own_engine(&args, &plan.data_dir, &runtime, accounts)?;
+            let owned = own_engine(&args, &plan.data_dir, &runtime, accounts, compose)?;
             errors.extend(owned.notes);
             (owned.link, owned.alongside)
         }
     };
     let app_options = AppOptions {
-        mark_read: reader_config(args.config.as_deref()).mark_read,
+        mark_read: reader.mark_read,
         ..AppOptions::default()
     };
     let mut app = App::new(keymap, Theme::from_env(), app_options);
@@ -257,6 +249,7 @@ fn own_engine(
     data_dir: &Path,
     runtime: &tokio::runtime::Runtime,
     accounts: Vec<AccountConfig>,
+    compose: ComposeConfig,
 ) -> Result<Owned> {
     let answerer = answerer(args.llm)?;
     let engine = open(data_dir)?;
@@ -272,7 +265,7 @@ fn own_engine(
     };
     let options = HandleOptions {
         accounts,
-        compose: compose_config(args.config.as_deref()),
+        compose,
         ..HandleOptions::default()
     };
     let (handle, events) = EngineHandle::start_with(engine, answerer, runtime.handle(), options);

@@ -12,7 +12,7 @@ use super::moves::{maildir_root, special_folder};
 use super::{EngineError, Result};
 use crate::mail::compose::{Draft, DraftKind, Original};
 use crate::mail::model::MessageKey;
-use crate::source::imap::config::ComposeConfig;
+use crate::config::ComposeConfig;
 use crate::source::imap::AccountConfig;
 use crate::source::maildir::is_maildir;
 use crate::source::{read_location, SourceLocation};

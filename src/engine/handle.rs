@@ -355,7 +355,7 @@ pub struct HandleOptions {
     pub accounts: Vec<AccountConfig>,
     pub watch: WatchOptions,
     /// How mail the user writes is addressed, sent and kept.
-    pub compose: crate::source::imap::config::ComposeConfig,
+    pub compose: crate::config::ComposeConfig,
 }
 
 /// Where a front end's requests go: a handle of its own, or the engine of another

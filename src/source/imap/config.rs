@@ -16,7 +16,7 @@ use super::ImapError;
 use serde::Deserialize;
 use std::fmt;
 use std::net::IpAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// How the connection is protected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -188,97 +188,19 @@ pub fn is_loopback(host: &str) -> bool {
             .unwrap_or(false)
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConfigFile {
-    #[serde(default, rename = "account")]
-    accounts: Vec<AccountConfig>,
-    #[serde(default)]
-    reader: ReaderConfig,
-    #[serde(default)]
-    compose: ComposeConfig,
-}
-
-/// `[compose]`: how mail the user writes is addressed, sent and kept.
-///
-/// ```toml
-/// [compose]
-/// from = "Ann Example <ann@example.com>"
-/// sendmail = "msmtp -a work -t"   # gets the whole message on stdin
-/// maildir = "~/Mail"              # where Sent and Drafts are, for mail not in a Maildir
-/// ```
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ComposeConfig {
-    pub from: Option<String>,
-    /// Run through `sh -c` with the message on stdin; `sendmail -t -oi` when unset.
-    pub sendmail: Option<String>,
-    /// The Maildir whose Sent and Drafts folders keep mail written to messages of
-    /// other sources, and new messages; the first Maildir Quoth reads when unset.
-    pub maildir: Option<PathBuf>,
-    /// Seconds the sendmail command may run: 120 by default.
-    pub timeout_s: Option<u64>,
-}
-
-/// The `[compose]` settings of a config file's text.
-pub fn parse_compose(text: &str) -> Result<ComposeConfig, String> {
-    let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string())?;
-    Ok(file.compose)
-}
-
-/// `[reader]`: how reading treats mail.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReaderConfig {
-    /// Opening a message marks it read (`S`) at its source, as mutt does.
-    #[serde(default = "yes")]
-    pub mark_read: bool,
-}
-
-impl Default for ReaderConfig {
-    fn default() -> Self {
-        Self { mark_read: true }
-    }
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// The `[reader]` settings of a config file's text.
-pub fn parse_reader(text: &str) -> Result<ReaderConfig, String> {
-    let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string())?;
-    Ok(file.reader)
-}
-
-/// The config file: the one given, else `$XDG_CONFIG_HOME/quoth/config.toml`.
-pub fn config_path(given: Option<&Path>) -> Option<PathBuf> {
-    given
-        .map(Path::to_path_buf)
-        .or_else(|| dirs::config_dir().map(|d| d.join("quoth").join("config.toml")))
-}
-
-/// Reads and checks every account of a config file.
+/// Reads and checks every account of a config file ([`crate::config::load`]).
 pub fn load_accounts(path: &Path) -> Result<Vec<AccountConfig>, ImapError> {
-    let config_err = |reason: String| ImapError::Config {
-        path: path.display().to_string(),
-        reason,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| config_err(e.to_string()))?;
-    parse_accounts(&text).map_err(config_err)
+    crate::config::load(path)
+        .map(|c| c.accounts)
+        .map_err(|e| ImapError::Config {
+            path: e.path,
+            reason: e.reason,
+        })
 }
 
-/// Parses the text of a config file (errors as text, for the caller to place).
+/// The accounts of a config file's text ([`crate::config::parse`]).
 pub fn parse_accounts(text: &str) -> Result<Vec<AccountConfig>, String> {
-    let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string())?;
-    let mut seen = std::collections::HashSet::new();
-    for a in &file.accounts {
-        a.validate().map_err(|e| e.to_string())?;
-        if !seen.insert(a.name.as_str()) {
-            return Err(format!("two accounts are named '{}'", a.name));
-        }
-    }
-    Ok(file.accounts)
+    crate::config::parse(text).map(|c| c.accounts)
 }
 
 /// The accounts to sync: the one named, or all of them.
