@@ -170,21 +170,46 @@ impl Engine {
         vectors: std::result::Result<Vec<Vec<f32>>, crate::index::embed::EmbedError>,
         report: &mut EmbedReport,
     ) -> Result<()> {
-        let mut finished = step.finished;
         report.failed += step.failed;
         report.already_stored += step.already_stored;
+        // A job claimed while its message was removed (an expunge while the model
+        // ran) was forgotten with the message: its vector and its completion have
+        // nowhere to go. The write lock held here keeps that from changing now.
+        let mut live = Vec::with_capacity(step.todo.len());
+        for t in &step.todo {
+            live.push(self.jobs.get(t.2).map_err(EngineError::Jobs)?.is_some());
+        }
+        let mut finished: Vec<(JobId, u64)> = Vec::with_capacity(step.finished.len());
+        for done in step.finished {
+            if self.jobs.get(done.0).map_err(EngineError::Jobs)?.is_some() {
+                finished.push(done);
+            }
+        }
         if !step.todo.is_empty() {
             match vectors {
                 Ok(vectors) => {
-                    let items: Vec<(u64, Vec<f32>)> =
-                        step.todo.iter().map(|t| t.0).zip(vectors).collect();
+                    let items: Vec<(u64, Vec<f32>)> = step
+                        .todo
+                        .iter()
+                        .map(|t| t.0)
+                        .zip(vectors)
+                        .zip(&live)
+                        .filter(|(_, live)| **live)
+                        .map(|(item, _)| item)
+                        .collect();
                     self.vectors.insert_batch(&items)?;
                     self.vectors.sync()?;
                     report.embedded += items.len() as u64;
-                    finished.extend(step.todo.iter().map(|t| (t.2, t.3)));
+                    finished.extend(
+                        step.todo
+                            .iter()
+                            .zip(&live)
+                            .filter(|(_, live)| **live)
+                            .map(|(t, _)| (t.2, t.3)),
+                    );
                 }
                 Err(e) => {
-                    for t in &step.todo {
+                    for (t, _) in step.todo.iter().zip(&live).filter(|(_, live)| **live) {
                         self.jobs.fail(t.2, t.3, &e.to_string(), now_ms())?;
                     }
                     report.failed += step.todo.len() as u64;

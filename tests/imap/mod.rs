@@ -262,7 +262,18 @@ pub async fn server_snapshot(s: &mut ImapSession) -> Snapshot {
 /// What the local store says each folder holds (from the UID maps), and checks
 /// that the store holds exactly those messages, each once, each searchable.
 pub fn local_snapshot(data_dir: &Path, account: &str) -> Snapshot {
-    let engine = quoth::engine::Engine::open(data_dir).expect("engine opens");
+    // A handle just dropped lets the store go once its last background task ends.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let engine = loop {
+        match quoth::engine::Engine::open(data_dir) {
+            Err(quoth::engine::EngineError::Store(quoth::store::StoreError::Locked(_)))
+                if std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(100))
+            }
+            other => break other.expect("engine opens"),
+        }
+    };
     let state = quoth::store::sync_state::SyncState::open(engine.store().db()).expect("state");
     let mut snap = Snapshot::new();
     let mut keys = std::collections::HashSet::new();
