@@ -5,6 +5,7 @@
 
 mod common;
 
+use quoth::config::ComposeConfig;
 use quoth::engine::compose::{
     discard_draft, postpone_draft, send_draft, start_draft, unfinished_drafts, ComposeSettings,
 };
@@ -12,7 +13,6 @@ use quoth::engine::Engine;
 use quoth::mail::compose::DraftKind;
 use quoth::mail::model::MessageKey;
 use quoth::mail::parse::parse_message;
-use quoth::config::ComposeConfig;
 use std::path::{Path, PathBuf};
 
 const ORIGINAL: &str = "From: Lena Vos <lena@example.net>\r\nTo: Omar Haddad <omar@example.net>, \

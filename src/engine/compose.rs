@@ -10,9 +10,9 @@
 use super::draft_parts::{attachments_of, keep_parts_of, parts_dir, remove_parts};
 use super::moves::{maildir_root, special_folder};
 use super::{EngineError, Result};
+use crate::config::ComposeConfig;
 use crate::mail::compose::{Draft, DraftKind, Original};
 use crate::mail::model::MessageKey;
-use crate::config::ComposeConfig;
 use crate::source::imap::AccountConfig;
 use crate::source::maildir::is_maildir;
 use crate::source::{read_location, SourceLocation};
