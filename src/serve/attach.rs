@@ -7,8 +7,8 @@
 //! so, has a server started again (the caller says how) and attaches to it; the
 //! thread list is asked for again, so the UI goes on where it was.
 
-use super::client::ClientError;
-use super::protocol::{Greeting, Op, Reply, ReplyBody, Request, PROTOCOL_VERSION};
+use super::client::{gone, usable_greeting, ClientError};
+use super::protocol::{Greeting, Op, Reply, ReplyBody, Request};
 use crate::engine::handle::{EngineEvent, EngineRequest, SendRequest};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -70,14 +70,6 @@ pub async fn attach(
 /// listens.
 async fn connect(data_dir: &Path) -> Result<Option<Attached>, ClientError> {
     let path = super::socket_path(data_dir);
-    let gone = |e: &std::io::Error| {
-        matches!(
-            e.kind(),
-            std::io::ErrorKind::NotFound
-                | std::io::ErrorKind::ConnectionRefused
-                | std::io::ErrorKind::ConnectionReset
-        )
-    };
     let stream = match UnixStream::connect(&path).await {
         Ok(s) => s,
         Err(e) if gone(&e) => return Ok(None),
@@ -92,17 +84,9 @@ async fn connect(data_dir: &Path) -> Result<Option<Attached>, ClientError> {
         Err(e) if gone(&e) => return Ok(None),
         Err(e) => return Err(e.into()),
     }
-    let greeting: Greeting =
-        serde_json::from_str(line.trim()).map_err(|e| ClientError::Garbled(e.to_string()))?;
-    if greeting.protocol != PROTOCOL_VERSION {
-        return Err(ClientError::Version {
-            socket: path.display().to_string(),
-            server: greeting.protocol,
-        });
-    }
-    if !greeting.serves(data_dir) {
+    let Some(greeting) = usable_greeting(&line, &path, data_dir)? else {
         return Ok(None);
-    }
+    };
     let mut request = serde_json::to_string(&Request {
         id: 1,
         op: Op::Attach,

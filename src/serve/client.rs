@@ -33,14 +33,6 @@ impl Client {
         let path = super::socket_path(data_dir);
         // A socket file nobody listens on (a server killed), or a server that
         // stopped as this client connected: none is running.
-        let gone = |e: &std::io::Error| {
-            matches!(
-                e.kind(),
-                std::io::ErrorKind::NotFound
-                    | std::io::ErrorKind::ConnectionRefused
-                    | std::io::ErrorKind::ConnectionReset
-            )
-        };
         let stream = match UnixStream::connect(&path) {
             Ok(s) => s,
             Err(e) if gone(&e) => return Ok(None),
@@ -54,19 +46,9 @@ impl Client {
             Err(e) if gone(&e) => return Ok(None),
             Err(e) => return Err(e.into()),
         }
-        let greeting: Greeting =
-            serde_json::from_str(line.trim()).map_err(|e| ClientError::Garbled(e.to_string()))?;
-        if greeting.protocol != PROTOCOL_VERSION {
-            return Err(ClientError::Version {
-                socket: path.display().to_string(),
-                server: greeting.protocol,
-            });
-        }
-        // A server of a store no longer at this path (the data directory was
-        // removed or made anew) is leaving: as if none ran.
-        if !greeting.serves(data_dir) {
+        let Some(greeting) = usable_greeting(&line, &path, data_dir)? else {
             return Ok(None);
-        }
+        };
         Ok(Some(Client {
             reader,
             writer: stream,
@@ -106,6 +88,36 @@ impl Client {
             }
         }
     }
+}
+
+/// Whether a connection failed because no server is there: a socket file nobody
+/// listens on (a server killed), or a server that stopped as the client came.
+pub(super) fn gone(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::NotFound
+            | std::io::ErrorKind::ConnectionRefused
+            | std::io::ErrorKind::ConnectionReset
+    )
+}
+
+/// The greeting line of the server at `socket`, when this client may talk to it:
+/// an error for another protocol version, `None` for a server of a store no longer
+/// at `data_dir`'s path (removed or made anew), which is leaving: as if none ran.
+pub(super) fn usable_greeting(
+    line: &str,
+    socket: &Path,
+    data_dir: &Path,
+) -> Result<Option<Greeting>, ClientError> {
+    let greeting: Greeting =
+        serde_json::from_str(line.trim()).map_err(|e| ClientError::Garbled(e.to_string()))?;
+    if greeting.protocol != PROTOCOL_VERSION {
+        return Err(ClientError::Version {
+            socket: socket.display().to_string(),
+            server: greeting.protocol,
+        });
+    }
+    Ok(greeting.serves(data_dir).then_some(greeting))
 }
 
 /// Longest wait for a background server to exit once asked to stop.
