@@ -153,34 +153,40 @@ pub async fn watch_accounts<A: EngineAccess>(
                     }
                 }
             }
-            command = commands.recv() => match command {
-                Some(WatchCommand::SyncAll { done }) => {
-                    // Requests that queued up meanwhile are served by the same sync.
-                    let mut waiting: Vec<_> = done.into_iter().collect();
-                    while let Ok(WatchCommand::SyncAll { done }) = commands.try_recv() {
-                        waiting.extend(done);
+            command = commands.recv() => {
+                let Some(first) = command else { break };
+                // Commands that queued up meanwhile are served together, none
+                // dropped: each account's changes pushed once, then one full sync
+                // for every request of one.
+                let (mut pushes, mut waiting, mut sync_all) = (Vec::new(), Vec::new(), false);
+                let mut next = Some(first);
+                while let Some(command) = next {
+                    match command {
+                        WatchCommand::SyncAll { done } => {
+                            sync_all = true;
+                            waiting.extend(done);
+                        }
+                        WatchCommand::Push { account } => {
+                            if !pushes.contains(&account) {
+                                pushes.push(account);
+                            }
+                        }
                     }
+                    next = commands.try_recv().ok();
+                }
+                for name in pushes {
+                    if let Some(a) = accounts.iter().find(|a| a.name == name) {
+                        syncer.push(a).await;
+                    }
+                }
+                if sync_all {
                     let outcomes = syncer.sync_all(accounts).await;
                     full.reset();
                     for w in waiting {
                         let _ = w.send(outcomes.clone());
                     }
                 }
-                Some(WatchCommand::Push { account }) => {
-                    let mut due = vec![account];
-                    while let Ok(WatchCommand::Push { account }) = commands.try_recv() {
-                        if !due.contains(&account) {
-                            due.push(account);
-                        }
-                    }
-                    for name in due {
-                        if let Some(a) = accounts.iter().find(|a| a.name == name) {
-                            syncer.push(a).await;
-                        }
-                    }
-                }
-                None => break,
-            },
+            }
             _ = full.tick() => {
                 syncer.sync_all(accounts).await;
             }
