@@ -157,3 +157,43 @@ fn tags_are_added_found_and_kept_through_a_rebuild() {
         1
     );
 }
+
+#[test]
+fn a_damaged_tag_database_is_set_aside_and_the_mail_stays_usable() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mail = tmp.path().join("mail");
+    pottery_mail(&mail);
+    let data = tmp.path().join("data");
+    let mail = mail.to_string_lossy().into_owned();
+    ok(quoth(&data, true, &["ingest", "--no-embed", &mail]));
+    ok(quoth(&data, true, &["tag", "+paid", "subject:rent"]));
+    // Garble the start of the tag database's log.
+    let db = data.join("tags/db");
+    let len = std::fs::metadata(&db).expect("tag db").len().min(4096) as usize;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&db)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, &vec![0xA5; len]))
+        .expect("garble");
+
+    let out = quoth(&data, true, &["--json", "count", "subject:kiln"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let v: Value = serde_json::from_str(&ok(out)).expect("JSON");
+    assert_eq!(v["count"], 1, "the mail is searchable");
+    assert!(
+        stderr.contains("note: the tag database was damaged") && stderr.contains("set aside at"),
+        "{stderr}"
+    );
+    let aside: Vec<_> = std::fs::read_dir(&data)
+        .expect("data dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("tags.damaged-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "the damaged copy is kept");
+    // Tagging works again on the new database.
+    ok(quoth(&data, true, &["tag", "+paid", "subject:rent"]));
+    assert_eq!(
+        json(quoth(&data, true, &["--json", "count", "tag:paid"]))["count"],
+        1
+    );
+}

@@ -96,7 +96,7 @@ impl Engine {
             Err(e) => return Err(e.into()),
         };
         let jobs = JobQueue::open(store.db(), QueueConfig::default()).map_err(EngineError::Jobs)?;
-        let tags = crate::store::tags::Tags::open(&data_dir.join("tags"))?;
+        let tags = open_tags(data_dir, &mut notes)?;
         let mut engine = Self {
             data_dir: data_dir.to_path_buf(),
             store,
@@ -179,6 +179,29 @@ fn open_store_bounded(dir: &Path) -> Result<Store> {
 }
 
 /// Moves a damaged vector directory aside (kept for inspection) and returns where.
+/// Opens the user's tags. A damaged tag database is set aside, named in a note, and
+/// started anew: the mail stays usable, and the damaged copy is kept for the user.
+/// Any other error (a lock, a permission) is reported, touching nothing.
+fn open_tags(data_dir: &Path, notes: &mut Vec<String>) -> Result<crate::store::tags::Tags> {
+    use crate::store::tags::Tags;
+    let dir = data_dir.join("tags");
+    let damage = match std::panic::catch_unwind(|| Tags::open(&dir)) {
+        Ok(Ok(tags)) => return Ok(tags),
+        Ok(Err(StoreError::DamagedData(why))) => why,
+        Ok(Err(StoreError::Corrupt { reason, .. })) => reason,
+        Ok(Err(e)) => return Err(e.into()),
+        Err(_) => "the database could not be read".to_string(),
+    };
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S");
+    let aside = dir.with_file_name(format!("tags.damaged-{stamp}"));
+    std::fs::rename(&dir, &aside).map_err(|e| StoreError::Sled(e.into()))?;
+    notes.push(format!(
+        "the tag database was damaged ({damage}): set aside at {}, and tags start empty",
+        aside.display()
+    ));
+    Ok(Tags::open(&dir)?)
+}
+
 fn set_aside(dir: &Path) -> Result<PathBuf> {
     let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S");
     let aside = dir.with_file_name(format!("vectors.damaged-{stamp}"));
