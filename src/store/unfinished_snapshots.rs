@@ -66,6 +66,20 @@ mod tests {
         names
     }
 
+    /// Waits until no sled handle holds the store's lock: sled lets it go when its
+    /// flusher thread ends, a moment after the last handle is dropped.
+    fn wait_unlocked(dir: &Path) {
+        use std::os::fd::AsRawFd;
+        let file = std::fs::File::open(dir.join("db")).expect("db file");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        // SAFETY: flock on a descriptor this function owns; unlocked at once.
+        while unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            assert!(std::time::Instant::now() < deadline, "sled kept its lock");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_UN) };
+    }
+
     /// A store whose log has run past its snapshot, closed cleanly, with a copy of
     /// its finished snapshot cut short under a later `.generating` name: what a
     /// process killed while sled wrote its snapshot on opening leaves.
@@ -79,7 +93,9 @@ mod tests {
             db.flush().expect("flush");
         }
         // Reopening writes a snapshot that covers the log so far.
+        wait_unlocked(dir);
         drop(sled::open(dir).expect("reopen"));
+        wait_unlocked(dir);
         let finished = snapshots(dir)
             .into_iter()
             .find(|n| !n.ends_with(UNFINISHED))
