@@ -37,6 +37,21 @@ fn json_of(mut command: Command, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
+/// `quoth ingest --no-embed MAIL` into `dir`, through the server it finds or starts.
+fn ingest(runtime: &Path, dir: &Path, mail: &Path) {
+    let out = quoth(runtime, dir)
+        .args(["ingest", "--no-embed"])
+        .arg(mail)
+        .output()
+        .expect("ingest runs");
+    assert!(
+        out.status.success(),
+        "ingest {}: {}",
+        mail.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The pid of the server a `status` went through.
 fn server_of(runtime: &Path, dir: &Path) -> u32 {
     let status = json_of(quoth(runtime, dir), &["status"]);
@@ -132,16 +147,7 @@ fn a_data_dir_made_anew_at_the_same_path_gets_its_own_server() {
     let runtime = tmp.path().join("run");
     std::fs::create_dir_all(&runtime).expect("runtime dir");
     let dir = tmp.path().join("data");
-    let out = quoth(&runtime, &dir)
-        .args(["ingest", "--no-embed"])
-        .arg(demo_mailbox())
-        .output()
-        .expect("ingest runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ingest(&runtime, &dir, &demo_mailbox());
     let demo_messages = json_of(quoth(&runtime, &dir), &["stats"])["messages"].clone();
     let old = server_of(&runtime, &dir);
     let mut servers = KillOnDrop(vec![old]);
@@ -149,16 +155,7 @@ fn a_data_dir_made_anew_at_the_same_path_gets_its_own_server() {
     // Start over at once: the old server may not have noticed yet.
     std::fs::remove_dir_all(&dir).expect("remove the data dir");
     let other = other_mailbox(tmp.path());
-    let out = quoth(&runtime, &dir)
-        .args(["ingest", "--no-embed"])
-        .arg(&other)
-        .output()
-        .expect("ingest runs");
-    assert!(
-        out.status.success(),
-        "an ingest into the data dir made anew: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ingest(&runtime, &dir, &other);
     let stats = json_of(quoth(&runtime, &dir), &["stats"]);
     assert_eq!(stats["messages"], 1, "only the new mail: {stats}");
     assert_ne!(stats["messages"], demo_messages);
@@ -182,16 +179,7 @@ fn status_names_the_server() {
     let runtime = tmp.path().join("run");
     std::fs::create_dir_all(&runtime).expect("runtime dir");
     let dir = tmp.path().join("data");
-    let out = quoth(&runtime, &dir)
-        .args(["ingest", "--no-embed"])
-        .arg(demo_mailbox())
-        .output()
-        .expect("ingest runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ingest(&runtime, &dir, &demo_mailbox());
     let status = json_of(quoth(&runtime, &dir), &["status"]);
     let server = &status["server"];
     let pid = server["pid"].as_u64().expect("pid") as u32;

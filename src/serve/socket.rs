@@ -58,24 +58,16 @@ async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
     let mut reader = BufReader::new(read);
     let mut line = String::new();
     loop {
-        line.clear();
-        let n = match (&mut reader)
-            .take(MAX_LINE as u64)
-            .read_line(&mut line)
-            .await
-        {
-            Ok(n) => n,
-            Err(_) => break,
-        };
-        if n == 0 {
-            break;
-        }
-        if !line.ends_with('\n') && n as usize >= MAX_LINE {
-            send(
-                &tx,
-                &error_reply(0, ErrorKind::BadRequest, "request line too long"),
-            );
-            break;
+        match next_line(&mut reader, &mut line).await {
+            Line::Read => {}
+            Line::End => break,
+            Line::TooLong => {
+                send(
+                    &tx,
+                    &error_reply(0, ErrorKind::BadRequest, "request line too long"),
+                );
+                break;
+            }
         }
         life.touch();
         if line.trim().is_empty() {
@@ -164,19 +156,7 @@ async fn attached(
         }
     });
     let mut line = String::new();
-    loop {
-        line.clear();
-        let n = match (&mut reader)
-            .take(MAX_LINE as u64)
-            .read_line(&mut line)
-            .await
-        {
-            Ok(n) => n,
-            Err(_) => break,
-        };
-        if n == 0 || (!line.ends_with('\n') && n >= MAX_LINE) {
-            break;
-        }
+    while let Line::Read = next_line(&mut reader, &mut line).await {
         life.touch();
         if line.trim().is_empty() {
             continue;
@@ -200,6 +180,26 @@ async fn attached(
     }
     drop(front_end);
     forward.abort();
+}
+
+/// What reading one line of a connection gave.
+enum Line {
+    Read,
+    /// The client closed the connection, or it failed.
+    End,
+    /// Longer than [`MAX_LINE`]: the connection is closed.
+    TooLong,
+}
+
+/// Reads the next line of a connection into `line` (cleared first), at most
+/// [`MAX_LINE`] bytes of it.
+async fn next_line(reader: &mut BufReader<OwnedReadHalf>, line: &mut String) -> Line {
+    line.clear();
+    match reader.take(MAX_LINE as u64).read_line(line).await {
+        Ok(0) | Err(_) => Line::End,
+        Ok(n) if !line.ends_with('\n') && n >= MAX_LINE => Line::TooLong,
+        Ok(_) => Line::Read,
+    }
 }
 
 fn error_reply(id: u64, kind: ErrorKind, message: &str) -> Reply {
