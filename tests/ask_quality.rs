@@ -59,14 +59,15 @@ fn the_team_set_leaks_no_injection_and_quotes_verbatim() {
     assert!(report.adversarial >= 5);
 }
 
-/// Floors under the T5-Enron test-half figures of the shipped selector (see
-/// models/selector/report.json and the README): a change that makes answers worse
-/// on questions the selector never saw fails here.
-/// Measured on the shipped model: gold span in the answer, abstention precision and
-/// recall (models/selector/README.md, "Figures of the shipped model").
-const T5_ANSWER_MEASURED: f64 = 0.567;
-const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.757;
-const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.500;
+/// Floors under the T5-Enron test-half figures of the shipped selector and reader
+/// (models/selector/README.md, models/reader/README.md): a change that makes answers
+/// worse on questions they never saw fails here.
+/// Measured with the shipped models: gold span in the answer, abstention precision
+/// and recall. The reader's gate (chosen on dev) traded precision for recall here:
+/// 0.757 / 0.500 with the selector alone.
+const T5_ANSWER_MEASURED: f64 = 0.578;
+const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.603;
+const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.679;
 const T5_ANSWER_FLOOR: f64 = T5_ANSWER_MEASURED - 0.03;
 const T5_ABSTENTION_PRECISION_FLOOR: f64 = T5_ABSTENTION_PRECISION_MEASURED - 0.05;
 const T5_ABSTENTION_RECALL_FLOOR: f64 = T5_ABSTENTION_RECALL_MEASURED - 0.05;

@@ -1,6 +1,12 @@
 """Fine-tune all-MiniLM-L6-v2 as a cross-encoder (one logit) on the reader pairs.
 
 python train.py --run NAME [--exclude src1,src2] [--epochs 1] [--loss bce|listwise]
+
+--loss listwise trains on groups (one question, its answering sentences and its
+non-answering ones; `groups.py`): a softmax over the group's logits and a "no answer"
+logit fixed at 0. A group with answers puts its mass on them; a group without any
+(a near miss) puts it on "no answer". A logit above 0 thus reads as "this answers
+the question better than nothing does", and the abstention threshold sits near 0.
 Checkpoints every --ckpt-every steps to /tmp/quoth-selector/reader/runs/NAME/ckpt.pt;
 rerunning the same command resumes from there. Final model: runs/NAME/final/.
 """
@@ -32,7 +38,16 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--keep", default="", help="per-source keep fractions, e.g. in_message=0.5,near_miss=0.6")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--loss", default="bce", choices=["bce", "listwise"])
+    ap.add_argument("--groups", default="", help="listwise: comma-separated group files (groups.py)")
+    ap.add_argument("--group-size", type=int, default=6, help="listwise: pairs drawn per group")
+    ap.add_argument("--groups-per-step", type=int, default=3)
+    ap.add_argument("--repeat", default="", help="listwise: per-source repeats per epoch, e.g. real=2")
+    ap.add_argument("--cap", default="", help="listwise: per-source group caps, e.g. synthetic_null=1000")
+    ap.add_argument("--init", default="", help="start from this model directory instead of the base model")
     a = ap.parse_args()
+    if a.loss == "listwise":
+        return listwise(a)
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rd = os.path.join(OUT, "runs", a.run)
@@ -84,6 +99,98 @@ def main():
         if step % 25 == 0:
             el = time.time() - t0
             print(f"step {step}/{steps} loss {run_loss:.4f} {el:.0f}s", flush=True)
+        if step % a.ckpt_every == 0 and step < steps:
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sch": sch.state_dict(), "step": step}, ck + ".tmp")
+            os.replace(ck + ".tmp", ck)
+    model.save_pretrained(os.path.join(rd, "final"))
+    tok.save_pretrained(os.path.join(rd, "final"))
+    with open(os.path.join(rd, "done.json"), "w") as f:
+        json.dump({"steps": steps, "seconds_this_session": time.time() - t0}, f)
+    print("done", time.time() - t0, flush=True)
+
+
+def listwise(a):
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rd = os.path.join(OUT, "runs", a.run)
+    os.makedirs(rd, exist_ok=True)
+    excl = set(x for x in a.exclude.split(",") if x)
+    groups = []
+    for f in a.groups.split(","):
+        groups += [g for g in read_jsonl(f) if g["source"] not in excl]
+    rep = {k: int(v) for k, v in (x.split("=") for x in a.repeat.split(",") if x)}
+    cap = {k: int(v) for k, v in (x.split("=") for x in a.cap.split(",") if x)}
+    rng = random.Random(a.seed)
+    rng.shuffle(groups)
+    seen = {}
+    kept = []
+    for g in groups:
+        seen[g["source"]] = seen.get(g["source"], 0) + 1
+        if seen[g["source"]] <= cap.get(g["source"], 10 ** 9):
+            kept.append(g)
+    order = []
+    for ep in range(a.epochs):
+        idx = [i for i, g in enumerate(kept) for _ in range(rep.get(g["source"], 1))]
+        random.Random(a.seed + ep).shuffle(idx)
+        order += idx
+    steps = (len(order) + a.groups_per_step - 1) // a.groups_per_step
+    tok = BertTokenizerFast.from_pretrained(MODEL_DIR)
+    model = BertForSequenceClassification.from_pretrained(a.init or MODEL_DIR, num_labels=1)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
+    sch = get_linear_schedule_with_warmup(opt, int(a.warmup * steps), steps)
+    step = 0
+    ck = os.path.join(rd, "ckpt.pt")
+    if os.path.exists(ck):
+        st = torch.load(ck, weights_only=False)
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["opt"])
+        sch.load_state_dict(st["sch"])
+        step = st["step"]
+        print(f"resumed at step {step}", flush=True)
+    by_src = {}
+    for g in kept:
+        by_src[g["source"]] = by_src.get(g["source"], 0) + 1
+    json.dump({**vars(a), "groups": by_src, "steps": steps}, open(os.path.join(rd, "args.json"), "w"), indent=1)
+    print(f"{len(kept)} groups {by_src}, {len(order)} draws, {steps} steps", flush=True)
+    model.train()
+    t0 = time.time()
+    run_loss = 0.0
+    while step < steps:
+        qs, tbs, spans, npos = [], [], [], []
+        srng = random.Random(a.seed * 1000003 + step)
+        for gi in order[step * a.groups_per_step:(step + 1) * a.groups_per_step]:
+            g = kept[gi]
+            pos = list(g["pos"])
+            srng.shuffle(pos)
+            pos = pos[:1]
+            neg = [t for _, t in g["neg"]]
+            srng.shuffle(neg)
+            neg = neg[:a.group_size - len(pos)]
+            texts = pos + neg
+            if not texts:
+                continue
+            spans.append((len(tbs), len(texts)))
+            npos.append(len(pos))
+            qs += [g["question"]] * len(texts)
+            tbs += texts
+        enc = tok(qs, tbs, padding=True, truncation="longest_first", max_length=MAX_LEN, return_tensors="pt")
+        logits = model(**enc).logits.squeeze(-1)
+        losses = []
+        for (s0, n), p in zip(spans, npos):
+            lg = torch.cat([torch.zeros(1), logits[s0:s0 + n]])
+            lse = torch.logsumexp(lg, 0)
+            target = torch.logsumexp(lg[1:1 + p], 0) if p else lg[0]
+            losses.append(lse - target)
+        loss = torch.stack(losses).mean()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sch.step()
+        opt.zero_grad()
+        step += 1
+        run_loss = 0.98 * run_loss + 0.02 * loss.item() if step > 1 else loss.item()
+        if step % 25 == 0:
+            print(f"step {step}/{steps} loss {run_loss:.4f} {time.time() - t0:.0f}s", flush=True)
         if step % a.ckpt_every == 0 and step < steps:
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sch": sch.state_dict(), "step": step}, ck + ".tmp")
             os.replace(ck + ".tmp", ck)

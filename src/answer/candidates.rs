@@ -45,6 +45,8 @@ pub struct Candidate {
     pub of: usize,
     /// Byte range of `text` in the passage (sentences only).
     pub span: Option<(usize, usize)>,
+    /// Byte range of `window` in the passage (sentences only).
+    pub around: Option<(usize, usize)>,
 }
 
 /// Sentences longer than this are cut into clauses at semicolons: a quote should be
@@ -77,6 +79,7 @@ pub fn candidates(pack: &EvidencePack) -> Vec<Candidate> {
                 position: i,
                 of,
                 span: Some((a, b)),
+                around: Some((from, to)),
             });
         }
         if !headers_done.insert(item.key.as_str()) {
@@ -123,6 +126,7 @@ fn header(item: usize, kind: CandidateKind, text: String) -> Candidate {
         position: 0,
         of: 1,
         span: None,
+        around: None,
     }
 }
 

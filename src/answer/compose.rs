@@ -321,6 +321,7 @@ mod tests {
                 position: 0,
                 of: 1,
                 span: None,
+                around: None,
             },
             score: f64::from(p),
             probability: p,

@@ -7,9 +7,11 @@
 
 use super::candidates::{candidates, Candidate};
 use super::compose::compose;
+use super::reader_input::reader_input;
 use super::select::features::{features, Context};
+use super::select::reading::Fusion;
 use super::select::{judge, shipped_model, Judgement};
-use super::{AnswerError, AnswerRequest, Answerer, Draft};
+use super::{AnswerError, AnswerRequest, Answerer, Draft, ReaderInput};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Default)]
@@ -144,15 +146,20 @@ impl Answerer for ExtractiveAnswerer {
         on_delta: &mut dyn FnMut(&str),
     ) -> Result<Draft, AnswerError> {
         let model = shipped_model().map_err(|e| AnswerError::Selector(e.to_string()))?;
-        let j = self.judge(request)?;
+        let mut j = self.judge(request)?;
         if j.scored.is_empty() {
             return Ok(Draft::NoAnswer("the evidence holds no passage".to_string()));
         }
-        if j.answerable < j.threshold {
+        let fusion = Fusion::shipped().filter(|_| request.read.is_some());
+        let threshold = j.threshold * fusion.map_or(1.0, |f| f.trust);
+        if j.answerable < threshold {
             return Ok(Draft::NoAnswer(format!(
                 "the evidence does not answer it (answerable {:.2}, under {:.2})",
-                j.answerable, j.threshold
+                j.answerable, threshold
             )));
+        }
+        if let Some(why) = fusion.and_then(|f| read_again(&f, &mut j, request)) {
+            return Ok(Draft::NoAnswer(why));
         }
         // Further quotes need the candidate stage's own threshold.
         let floor = model.candidate.threshold.min(
@@ -174,6 +181,28 @@ impl Answerer for ExtractiveAnswerer {
             }
             None => Ok(Draft::NoAnswer("no candidate can be quoted".to_string())),
         }
+    }
+}
+
+/// Lets the reader rank the trees' best candidates again ([`Fusion`]); returns why
+/// nothing may be quoted when the reader finds no best sentence answering.
+fn read_again(fusion: &Fusion, j: &mut Judgement, request: &AnswerRequest<'_>) -> Option<String> {
+    let read = request.read?;
+    let n = fusion.reads(j);
+    let inputs: Vec<Option<ReaderInput>> = j.scored[..n]
+        .iter()
+        .map(|s| reader_input(request.pack.items.get(s.candidate.item)?, &s.candidate))
+        .collect();
+    let batch: Vec<ReaderInput> = inputs.iter().flatten().cloned().collect();
+    let mut scores = read(&request.question.question, &batch)?.into_iter();
+    let logits: Vec<Option<f32>> = inputs
+        .iter()
+        .map(|i| i.as_ref().and_then(|_| scores.next()))
+        .collect();
+    if fusion.apply(j, &logits) {
+        None
+    } else {
+        Some("the reader finds no sentence of the evidence that answers it".to_string())
     }
 }
 

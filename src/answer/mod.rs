@@ -13,6 +13,7 @@ pub mod extract;
 pub mod injection;
 pub mod normalize;
 pub mod prompt;
+pub mod reader_input;
 pub mod select;
 pub mod sentences;
 pub mod terms;
@@ -20,6 +21,7 @@ pub mod validate;
 
 use crate::query::question::Question;
 use evidence::EvidencePack;
+pub use reader_input::{ReadFn, ReaderInput};
 use std::collections::{HashMap, HashSet};
 
 /// Embeds texts with the sentence model: one unit vector per text, or None when the
@@ -44,6 +46,8 @@ pub struct AnswerRequest<'a> {
     /// The question's vector, and the embedder for candidate texts.
     pub question_vector: Option<&'a [f32]>,
     pub embed: Option<EmbedFn<'a>>,
+    /// The reader, which reads the question with each candidate sentence.
+    pub read: Option<ReadFn<'a>>,
 }
 
 /// An answerer's raw output: text with `"quote" [n]` citations, not yet validated.

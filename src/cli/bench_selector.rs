@@ -9,8 +9,10 @@ use anyhow::{Context, Result};
 use quoth::answer::conversation::Conversation;
 use quoth::answer::extract::ExtractiveAnswerer;
 use quoth::answer::normalize::normalize;
+use quoth::answer::reader_input::reader_input;
 use quoth::answer::select::features::FEATURE_NAMES;
-use quoth::answer::{AnswerError, AnswerRequest, Answerer, Draft};
+use quoth::answer::select::shipped_model;
+use quoth::answer::{AnswerError, AnswerRequest, Answerer, Draft, ReaderInput};
 use quoth::engine::{parse_eval_items, AskOptions, EvalItem};
 use serde_json::json;
 use std::cell::RefCell;
@@ -27,12 +29,27 @@ pub struct DumpArgs<'a> {
     pub out: &'a Path,
 }
 
+/// Candidates, from the trees' best, that the reader reads.
+const READ_DEPTH: usize = 16;
+
 /// One candidate as dumped.
 struct Row {
     x: Vec<f32>,
     message_id: Option<String>,
     text: String,
     kind: String,
+    /// The reader's logit (sentences, when the reader is installed).
+    reader: Option<f32>,
+    /// The candidate stage's score.
+    score: f64,
+    /// The try (of the ask's widening tries) it was seen in.
+    attempt: usize,
+}
+
+/// What the selector judged of one try's evidence.
+struct Attempt {
+    answerable: f32,
+    threshold: f32,
 }
 
 /// An answerer that records what the selector would see and answers nothing, so
@@ -40,6 +57,7 @@ struct Row {
 #[derive(Default)]
 struct Recorder {
     rows: RefCell<Vec<Row>>,
+    attempts: RefCell<Vec<Attempt>>,
     /// The standalone question the selector saw (a follow-up rewritten).
     question: RefCell<String>,
 }
@@ -55,15 +73,52 @@ impl Answerer for Recorder {
         _on_delta: &mut dyn FnMut(&str),
     ) -> Result<Draft, AnswerError> {
         let f = ExtractiveAnswerer.featurize(request);
+        let judged = ExtractiveAnswerer.judge(request)?;
+        let stage = &shipped_model()
+            .map_err(|e| AnswerError::Selector(e.to_string()))?
+            .candidate;
+        let mut attempts = self.attempts.borrow_mut();
+        let attempt = attempts.len();
+        attempts.push(Attempt {
+            answerable: judged.answerable,
+            threshold: judged.threshold,
+        });
         *self.question.borrow_mut() = request.question.question.clone();
+        let scores: Vec<f64> = f.features.iter().map(|x| stage.score(x)).collect();
+        // The reader reads the trees' best candidates, as many as any fusion setting
+        // may use.
+        let mut order: Vec<usize> = (0..scores.len()).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        order.truncate(READ_DEPTH);
+        let inputs: Vec<Option<ReaderInput>> = f
+            .candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                order
+                    .contains(&i)
+                    .then(|| reader_input(&request.pack.items[c.item], c))
+                    .flatten()
+            })
+            .collect();
+        let read: Vec<ReaderInput> = inputs.iter().flatten().cloned().collect();
+        let mut logits = request
+            .read
+            .and_then(|r| r(&request.question.question, &read))
+            .unwrap_or_default()
+            .into_iter();
         let mut rows = self.rows.borrow_mut();
-        for (c, x) in f.candidates.iter().zip(f.features) {
+        for (((c, x), input), score) in f.candidates.iter().zip(f.features).zip(&inputs).zip(scores)
+        {
             let item = &request.pack.items[c.item];
             rows.push(Row {
+                score,
+                attempt,
                 x,
                 message_id: item.message_id.clone(),
                 text: c.text.clone(),
                 kind: format!("{:?}", c.kind),
+                reader: input.as_ref().and_then(|_| logits.next()),
             });
         }
         Ok(Draft::NoAnswer("recording".into()))
@@ -138,13 +193,24 @@ pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
         }
         let standalone = recorder.question.borrow().clone();
         let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare(g)).collect();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = std::collections::HashMap::new();
         let mut cands = Vec::new();
         let mut any_positive = false;
+        let attempts = recorder.attempts.into_inner();
+        let mut tries: Vec<Vec<usize>> = vec![Vec::new(); attempts.len()];
         for row in recorder.rows.into_inner() {
             let mid = row.message_id.as_deref().map(bare).unwrap_or_default();
-            if !seen.insert((mid.clone(), row.text.clone())) {
+            if let Some(&at) = seen.get(&(mid.clone(), row.text.clone())) {
+                if let Some(t) = tries.get_mut(row.attempt) {
+                    if !t.contains(&at) {
+                        t.push(at);
+                    }
+                }
                 continue;
+            }
+            seen.insert((mid.clone(), row.text.clone()), cands.len());
+            if let Some(t) = tries.get_mut(row.attempt) {
+                t.push(cands.len());
             }
             let gold_message = gold.contains(&mid);
             let label = item.answerable()
@@ -158,6 +224,8 @@ pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
                 "gold_message": u8::from(gold_message),
                 "kind": row.kind,
                 "text": row.text,
+                "reader": row.reader,
+                "score": row.score,
             }));
         }
         rows_total += cands.len();
@@ -171,6 +239,11 @@ pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
             "answerable": item.answerable(),
             "has_positive": any_positive,
             "candidates": cands,
+            "tries": attempts.iter().zip(&tries).map(|(a, t)| json!({
+                "answerable": a.answerable,
+                "threshold": a.threshold,
+                "candidates": t,
+            })).collect::<Vec<_>>(),
         });
         if i == 0 {
             line["features"] = json!(FEATURE_NAMES);

@@ -266,10 +266,18 @@ impl Engine {
         let embed = |texts: &[&str]| -> Option<Vec<Vec<f32>>> {
             embedder.as_ref().and_then(|e| e.embed(texts).ok())
         };
+        let mut notes = Vec::new();
+        // The reader reads the question with candidate sentences, loaded when first
+        // needed; without it the selector judges alone.
+        let read = |q: &str, inputs: &[crate::answer::ReaderInput]| -> Option<Vec<f32>> {
+            match self.reader()? {
+                Ok(r) => r.score(q, inputs).ok(),
+                Err(_) => None,
+            }
+        };
         let extractive = ExtractiveAnswerer;
 
         let mut searched = Vec::new();
-        let mut notes = Vec::new();
         let mut dropped = Vec::new();
         let mut retrieved = Vec::new();
         let mut confidence = 0.0;
@@ -343,6 +351,7 @@ impl Engine {
                 known_people: &ctx.known_people,
                 question_vector: question_vector.as_deref(),
                 embed: Some(&embed),
+                read: Some(&read),
             };
             let t = Instant::now();
             let first = {
@@ -406,6 +415,9 @@ impl Engine {
             notes.push(note);
         }
         timings.insert("total".into(), ms(t0));
+        if let Some(Some(Err(e))) = self.reader.get() {
+            notes.push(format!("{e}; the selector judged alone"));
+        }
 
         let (answer, citations, short_answer, selector_probability) = match answered {
             Some(a) => (Some(a.text), a.citations, a.short, a.probability),

@@ -25,6 +25,7 @@ pub mod moves;
 mod open;
 mod prepare;
 pub mod privacy;
+mod reading;
 mod reconcile;
 mod remove;
 mod retrieval_eval;
@@ -143,6 +144,8 @@ pub struct Engine {
     vectors: VectorIndex,
     jobs: JobQueue,
     embedder: OnceLock<Arc<Embedder>>,
+    /// The reader, loaded on the first question; None when it is not installed.
+    reader: OnceLock<Option<std::result::Result<Arc<crate::index::reader::Reader>, String>>>,
     gate: Gate,
     config: EngineConfig,
     cached_context: Mutex<Option<(u64, MailboxContext)>>,

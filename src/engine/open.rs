@@ -105,6 +105,7 @@ impl Engine {
             vectors,
             jobs,
             embedder: OnceLock::new(),
+            reader: OnceLock::new(),
             gate: Gate::default(),
             config: EngineConfig::default(),
             cached_context: Mutex::new(None),

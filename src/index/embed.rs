@@ -117,7 +117,7 @@ pub fn disable_runtime_telemetry() {
     }
 }
 
-fn environment(runtime: &Path) -> Result<ort::environment::Environment> {
+pub(crate) fn environment(runtime: &Path) -> Result<ort::environment::Environment> {
     ENVIRONMENT
         .get_or_init(|| {
             disable_runtime_telemetry();

@@ -5,5 +5,6 @@ pub mod embed;
 pub mod lexical;
 pub mod lexical_query;
 pub mod priority;
+pub mod reader;
 pub mod vector;
 mod vector_file;

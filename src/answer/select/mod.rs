@@ -6,6 +6,7 @@
 pub mod answerability;
 pub mod features;
 pub mod model;
+pub mod reading;
 
 use super::candidates::Candidate;
 use features::{features, Context, FEATURE_NAMES};
