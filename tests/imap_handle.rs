@@ -676,6 +676,97 @@ fn flags_and_moves_made_in_the_ui_reach_the_server() {
     }
 }
 
+/// Emptying the trash at once after moving mail there, before any sync has seen the
+/// mail in the server's trash (its move may not even be sent yet): the server loses
+/// it all the same, and no later sync reads it back in.
+#[test]
+fn mail_emptied_from_the_trash_before_a_sync_saw_it_there_leaves_the_server() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let msgs: Vec<Vec<u8>> = (0..3)
+        .map(|i| message(i, "quokka", "4 Jan 2024 10:00:00 +0000"))
+        .collect();
+    append(&server, "INBOX", &msgs);
+    append(&server, "Trash", &[]);
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let mut ui = Ui::open(&work.path().join("data"), &config);
+    ui.wait("the first sync", 60, |e| {
+        matches!(e, EngineEvent::Synced { account, .. } if account == ACCOUNT).then_some(())
+    });
+    use quoth::engine::moves::MoveTarget;
+    let kept = ui.search("subject:\"quokka sighting 2\"");
+    assert_eq!(kept.len(), 1);
+    let mut gone = Vec::new();
+    for (round, i) in [0usize, 1].into_iter().enumerate() {
+        let hits = ui.search(&format!("subject:\"quokka sighting {i}\""));
+        assert_eq!(hits.len(), 1, "quokka {i}");
+        let key = quoth::mail::model::MessageKey::from_hex(&hits[0].key).expect("key");
+        let (moved, emptied) = (700 + 2 * round as u64, 701 + 2 * round as u64);
+        ui.send(EngineRequest::Move {
+            req: moved,
+            key,
+            target: MoveTarget::Trash,
+        });
+        ui.wait("the move", 30, |e| {
+            matches!(e, EngineEvent::Moved { req, .. } if *req == moved).then_some(())
+        });
+        if round == 1 {
+            // The second one's move reaches the server first.
+            wait_server(&server, "the move sent", 30, |s| {
+                holds(s, "INBOX", &hits[0].key).is_none()
+            });
+        }
+        ui.send(EngineRequest::Expunge {
+            req: emptied,
+            confirm: true,
+        });
+        let report = ui.wait("the trash emptied", 30, |e| match e {
+            EngineEvent::Expunged { req, report } if *req == emptied => Some(report.clone()),
+            EngineEvent::Error {
+                req: Some(r),
+                message,
+            } if *r == emptied => panic!("emptying failed: {message}"),
+            _ => None,
+        });
+        assert_eq!(report.removed, 1, "{report:?}");
+        gone.push(hits[0].key.clone());
+        // The store lets it go once the server has.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !ui
+            .search(&format!("subject:\"quokka sighting {i}\""))
+            .is_empty()
+        {
+            assert!(
+                Instant::now() < deadline,
+                "the store keeps quokka {i}; the server holds {:#?}",
+                server_state(&server)
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    wait_server(&server, "both expunged", 30, |s| {
+        gone.iter()
+            .all(|k| holds(s, "Trash", k).is_none() && holds(s, "INBOX", k).is_none())
+            && holds(s, "INBOX", &kept[0].key).is_some()
+    });
+    // Later syncs find nothing to read back.
+    ui.send(EngineRequest::Sync);
+    ui.wait("another sync", 60, |e| {
+        matches!(e, EngineEvent::Synced { account, .. } if account == ACCOUNT).then_some(())
+    });
+    for i in [0, 1] {
+        assert!(
+            ui.search(&format!("subject:\"quokka sighting {i}\""))
+                .is_empty(),
+            "quokka {i} came back"
+        );
+    }
+    assert_eq!(ui.search("subject:\"quokka sighting 2\"").len(), 1);
+    assert!(ui.errors().is_empty(), "{:?}", ui.errors());
+}
+
 #[test]
 fn the_raw_view_of_imap_mail_is_read_from_the_server_leaving_it_unread() {
     let Some(server) = Dovecot::start() else {

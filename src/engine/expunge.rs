@@ -190,13 +190,27 @@ impl Engine {
             let Some(msg) = self.store.message(key)? else {
                 continue;
             };
-            let SourceLocation::Imap { folder, .. } = &msg.location else {
+            if !matches!(msg.location, SourceLocation::Imap { .. }) {
                 continue;
-            };
+            }
+            // The trash folder it is shown in. Its location may still be the folder
+            // it was moved from, until a sync finds it in the trash.
+            let trash = msg
+                .folder
+                .strip_prefix(&format!("{account}/"))
+                .unwrap_or(&msg.folder);
+            let mut queued = false;
             for at in state.refs_of(key)? {
-                if at.account == *account && at.folder == *folder {
+                if at.account == *account && at.folder == trash {
                     changes.queue_flag(&at, 'T', true)?;
+                    queued = true;
                 }
+            }
+            if !queued {
+                // Moved to the trash in Quoth, and no sync has seen it there yet
+                // (the move may not even be sent): the sync that finds it there
+                // expunges it.
+                changes.owe_expunge(key, account)?;
             }
             if !accounts.contains(account) {
                 accounts.push(account.clone());

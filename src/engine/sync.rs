@@ -22,6 +22,7 @@ use crate::mail::identity::content_key;
 use crate::mail::model::MessageKey;
 use crate::source::imap::{connect, AccountConfig, ImapError, ImapSession};
 use crate::source::{RawMail, SourceLocation};
+use crate::store::imap_changes::ImapChanges;
 use crate::store::sync_state::{FolderCursor, ImapRef, SyncState, UidEntry};
 use crate::store::QuarantineItem;
 use serde::Serialize;
@@ -70,6 +71,8 @@ pub struct FolderReport {
     pub removed: usize,
     /// The folder's UIDVALIDITY changed: its old state was dropped and it was read again.
     pub resynced: bool,
+    /// Found here after Quoth had emptied them from the trash: expunged.
+    pub expunge_owed: usize,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -237,6 +240,23 @@ async fn sync_account_once<A: EngineAccess>(
     if !added.is_empty() || access.store().derived_work_owed()? {
         access.write(|e| e.reconcile_derived_work())?;
     }
+    // Mail found in the trash after Quoth emptied it is expunged now rather than at
+    // the next sync.
+    if report.folders.iter().any(|f| f.expunge_owed > 0) {
+        let gone = send_changes(access.store(), &mut session, &state, acct, report).await?;
+        for folder in gone.in_order(None) {
+            let synced = sync_folder(
+                access,
+                &mut session,
+                &state,
+                account,
+                &folder,
+                opts,
+                &mut added,
+            );
+            report.folders.push(synced.await?);
+        }
+    }
     if state.rethread_owed()? {
         access.write(|e| -> Result<()> {
             rethread_and_index(e, &added, AddedDocuments::Indexed, &mut |_| {})?;
@@ -376,8 +396,27 @@ async fn fetch_batch<A: EngineAccess>(
     let mut mails = Vec::new();
     let mut meta = Vec::new();
     let mut entries = Vec::new();
+    let changes = ImapChanges::open(access.store().db())?;
     for m in fetched {
         match m.raw {
+            Some(raw) if changes.take_owed_expunge(&content_key(&raw), acct)? => {
+                // Emptied from the trash in Quoth before any sync saw it here: it
+                // is expunged, not read back in.
+                let at = ImapRef {
+                    account: acct.to_string(),
+                    folder: name.to_string(),
+                    uid: m.uid,
+                };
+                changes.queue_flag(&at, 'T', true)?;
+                rep.expunge_owed += 1;
+                entries.push((
+                    m.uid,
+                    UidEntry {
+                        key: content_key(&raw),
+                        flags: m.flags,
+                    },
+                ));
+            }
             Some(raw) => {
                 meta.push((m.uid, m.flags.clone()));
                 mails.push(RawMail {

@@ -2,6 +2,10 @@
 //! flags to add or remove and a folder to move to, by the UID they apply to.
 //!
 //! * `imap_pending`: `account \0 folder \0 uid(BE)` → [`PendingChange`].
+//! * `imap_expunge_owed`: message key → account: mail removed for good in Quoth
+//!   (an emptied trash) whose server copy has no known UID yet (it was moved to the
+//!   trash and no sync has seen it there). The sync that finds it marks it
+//!   `\Deleted` and expunges it instead of reading it back in.
 //!
 //! A change is recorded (and the store shows it) before anything is sent, and
 //! cleared only once the server accepted it, so a change made offline, or one
@@ -11,6 +15,7 @@
 
 use super::db::StoreError;
 use super::sync_state::{parse_ref, uid_key, ImapRef};
+use crate::mail::model::MessageKey;
 use serde::{Deserialize, Serialize};
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -46,6 +51,7 @@ impl PendingChange {
 #[derive(Clone)]
 pub struct ImapChanges {
     pending: sled::Tree,
+    expunge_owed: sled::Tree,
 }
 
 fn decode(b: &[u8]) -> Result<PendingChange> {
@@ -64,6 +70,7 @@ impl ImapChanges {
     pub fn open(db: &sled::Db) -> Result<Self> {
         Ok(Self {
             pending: db.open_tree("imap_pending")?,
+            expunge_owed: db.open_tree("imap_expunge_owed")?,
         })
     }
 
@@ -116,6 +123,24 @@ impl ImapChanges {
         Ok(out)
     }
 
+    /// Records that the server's copy of `key` on `account` is to be expunged once
+    /// a sync finds its UID.
+    pub fn owe_expunge(&self, key: &MessageKey, account: &str) -> Result<()> {
+        self.expunge_owed.insert(key.0, account.as_bytes())?;
+        Ok(())
+    }
+
+    /// Whether the copy of `key` a sync of `account` found is to be expunged; the
+    /// debt is cleared as it is read (the caller queues the expunge).
+    pub fn take_owed_expunge(&self, key: &MessageKey, account: &str) -> Result<bool> {
+        let owed = self.expunge_owed.compare_and_swap(
+            key.0,
+            Some(account.as_bytes()),
+            None as Option<&[u8]>,
+        )?;
+        Ok(owed.is_ok())
+    }
+
     /// The server has the change `done` for `at`: what was sent is cleared (a
     /// newer change recorded meanwhile stays).
     pub fn sent(&self, at: &ImapRef, done: &PendingChange) -> Result<()> {
@@ -139,6 +164,24 @@ mod tests {
             folder: folder.into(),
             uid,
         }
+    }
+
+    #[test]
+    fn an_owed_expunge_is_taken_once_and_only_by_its_account() {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = sled::open(dir.path()).expect("db");
+        let changes = ImapChanges::open(&db).expect("open");
+        let key = MessageKey([7; 16]);
+        changes.owe_expunge(&key, "work").expect("owe");
+        assert!(!changes.take_owed_expunge(&key, "home").expect("take"));
+        assert!(!changes
+            .take_owed_expunge(&MessageKey([8; 16]), "work")
+            .expect("take"));
+        assert!(changes.take_owed_expunge(&key, "work").expect("take"));
+        assert!(
+            !changes.take_owed_expunge(&key, "work").expect("take"),
+            "taken once"
+        );
     }
 
     #[test]
