@@ -1,6 +1,7 @@
 //! `config.toml`, read once and whole: the IMAP accounts (`[[account]]`, their
-//! fields in [`crate::source::imap::config`]), how reading treats mail (`[reader]`)
-//! and how mail the user writes is sent and kept (`[compose]`). An unknown section or
+//! fields in [`crate::source::imap::config`]), how reading treats mail (`[reader]`),
+//! how mail the user writes is sent and kept (`[compose]`) and saved searches shown
+//! as folders (`[[views]]`). An unknown section or
 //! field is an error, so a typo is reported rather than ignored.
 //!
 //! The file is the one given (`--config`, `QUOTH_CONFIG`), else
@@ -20,6 +21,63 @@ pub struct Config {
     pub reader: ReaderConfig,
     #[serde(default)]
     pub compose: ComposeConfig,
+    /// Saved searches; [`Config::views`] gives the defaults when none are set.
+    #[serde(default, rename = "views")]
+    pub saved_views: Vec<View>,
+}
+
+/// `[[views]]`: a saved search, listed beside the folders with its counts.
+///
+/// ```toml
+/// [[views]]
+/// name = "Work, unread"
+/// query = "tag:work is:unread"
+/// sort = "oldest"        # newest (default) or oldest first
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct View {
+    pub name: String,
+    pub query: String,
+    #[serde(default)]
+    pub sort: ViewSort,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ViewSort {
+    #[default]
+    Newest,
+    Oldest,
+}
+
+impl View {
+    fn new(name: &str, query: &str) -> Self {
+        Self {
+            name: name.into(),
+            query: query.into(),
+            sort: ViewSort::Newest,
+        }
+    }
+
+    /// The query of this view's unread mail.
+    pub fn unread_query(&self) -> String {
+        format!("({}) AND is:unread", self.query)
+    }
+}
+
+impl Config {
+    /// The saved searches: those of the file, else Unread and Flagged.
+    pub fn views(&self) -> Vec<View> {
+        if self.saved_views.is_empty() {
+            vec![
+                View::new("Unread", "is:unread"),
+                View::new("Flagged", "is:flagged"),
+            ]
+        } else {
+            self.saved_views.clone()
+        }
+    }
 }
 
 /// A config file that cannot be used, and why.
@@ -87,6 +145,15 @@ pub fn parse(text: &str) -> Result<Config, String> {
             return Err(format!("two accounts are named '{}'", a.name));
         }
     }
+    let mut names = std::collections::HashSet::new();
+    for v in &config.saved_views {
+        if v.name.trim().is_empty() || v.query.trim().is_empty() {
+            return Err("a view needs a name and a query".into());
+        }
+        if !names.insert(v.name.as_str()) {
+            return Err(format!("two views are named '{}'", v.name));
+        }
+    }
     Ok(config)
 }
 
@@ -118,5 +185,26 @@ mod tests {
         assert!(empty.reader.mark_read, "reading marks read by default");
         let err = parse("[reader]\nmark_raed = true\n").expect_err("a typo");
         assert!(err.contains("mark_raed"), "{err}");
+    }
+
+    #[test]
+    fn views_are_read_with_unread_and_flagged_as_defaults() {
+        let defaults = parse("").expect("empty").views();
+        let names: Vec<&str> = defaults.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["Unread", "Flagged"]);
+        assert_eq!(defaults[0].query, "is:unread");
+        let text =
+            "[[views]]\nname = \"Work\"\nquery = \"tag:work OR from:ana\"\nsort = \"oldest\"\n";
+        let views = parse(text).expect("parses").views();
+        assert_eq!(views.len(), 1, "views of the file replace the defaults");
+        assert_eq!(views[0].sort, ViewSort::Oldest);
+        assert_eq!(
+            views[0].unread_query(),
+            "(tag:work OR from:ana) AND is:unread"
+        );
+        let twice = format!("{text}{text}");
+        assert!(parse(&twice).expect_err("a name twice").contains("Work"));
+        assert!(parse("[[views]]\nname = \"x\"\nquery = \" \"\n").is_err());
+        assert!(parse("[[views]]\nname = \"x\"\nquery = \"a\"\nsort = \"size\"\n").is_err());
     }
 }

@@ -456,6 +456,65 @@ fn count_answers_a_status_bar() {
     }
 }
 
+/// `quoth views` lists the saved searches with their total and unread counts:
+/// Unread and Flagged when config.toml names none, else the file's own, where a
+/// view whose query cannot be read shows the fault and sets the exit status.
+#[test]
+fn views_list_the_saved_searches_with_their_counts() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    maildir_in_every_state(&root);
+    let data = tmp.path().join("data");
+    let config = tmp.path().join("config.toml");
+    let quoth = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .env_remove("XDG_RUNTIME_DIR")
+            .env("QUOTH_INLINE", "1")
+            .arg("--data-dir")
+            .arg(&data)
+            .args(args)
+            .output()
+            .expect("quoth runs")
+    };
+    let out = quoth(&["ingest", "--no-embed", &root.to_string_lossy()]);
+    assert!(out.status.success());
+    std::fs::write(&config, "").expect("config");
+    let cfg = config.to_string_lossy().into_owned();
+    let out = quoth(&["--config", &cfg, "--json", "views"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows: Vec<(String, u64, u64)> = v["views"]
+        .as_array()
+        .expect("views")
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap_or_default().to_string(),
+                r["total"].as_u64().unwrap_or(99),
+                r["unread"].as_u64().unwrap_or(99),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [("Unread".to_string(), 1, 1), ("Flagged".to_string(), 1, 0)]
+    );
+    std::fs::write(
+        &config,
+        "[[views]]\nname = \"Studio\"\nquery = \"studio OR kiln\"\n\n[[views]]\nname = \"Broken\"\nquery = \"is:important\"\n",
+    )
+    .expect("config");
+    let out = quoth(&["--config", &cfg, "views"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Studio  1 unread / 2"), "{text}");
+    assert!(text.contains("unknown value 'important'"), "{text}");
+}
+
 /// `is:` in a query sees each message's state as its flags are now: from the
 /// Maildir letters at ingest, and at once after a flag changes, with no reindex.
 #[test]

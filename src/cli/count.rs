@@ -8,30 +8,55 @@ use quoth::serve::client::ClientError;
 use quoth::serve::protocol::{ErrorKind, Op};
 use std::path::Path;
 
+/// A query the engine cannot read: the message and, where known, the caret line.
+pub(super) struct BadQuery {
+    pub message: String,
+    pub caret: Option<String>,
+}
+
+/// How many messages each query matches, through the running server or, without
+/// one, the engine opened here.
+pub(super) fn counts(data_dir: &Path, queries: &[String]) -> Result<Vec<Result<u64, BadQuery>>> {
+    let mut out = Vec::with_capacity(queries.len());
+    match super::connect(data_dir)? {
+        Some(mut c) => {
+            for query in queries {
+                let op = Op::Count {
+                    query: query.clone(),
+                };
+                out.push(match c.call(op, &mut |_| {}) {
+                    Ok(v) => Ok(v["count"].as_u64().unwrap_or(0)),
+                    Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => Err(BadQuery {
+                        message: e.message,
+                        caret: e.caret,
+                    }),
+                    Err(e) => return Err(e.into()),
+                });
+            }
+        }
+        None => {
+            let engine = super::open(data_dir)?;
+            let now = chrono::Utc::now().timestamp();
+            for query in queries {
+                out.push(match engine.count(query, now) {
+                    Ok(n) => Ok(n as u64),
+                    Err(EngineError::Query(e)) => Err(BadQuery {
+                        message: format!("invalid query: {e}"),
+                        caret: Some(e.caret(query)),
+                    }),
+                    Err(e) => return Err(e.into()),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
 pub fn run(data_dir: &Path, query: &str, json: bool) -> Result<i32> {
-    let count = match super::connect(data_dir)? {
-        Some(mut c) => match c.call(
-            Op::Count {
-                query: query.to_string(),
-            },
-            &mut |_| {},
-        ) {
-            Ok(v) => v["count"].as_u64().unwrap_or(0),
-            Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => {
-                return Ok(bad_query(&e.message, e.caret.as_deref()))
-            }
-            Err(e) => return Err(e.into()),
-        },
-        None => match super::open(data_dir)?.count(query, chrono::Utc::now().timestamp()) {
-            Ok(n) => n as u64,
-            Err(EngineError::Query(e)) => {
-                return Ok(bad_query(
-                    &format!("invalid query: {e}"),
-                    Some(&e.caret(query)),
-                ))
-            }
-            Err(e) => return Err(e.into()),
-        },
+    let count = match counts(data_dir, &[query.to_string()])?.pop() {
+        Some(Ok(n)) => n,
+        Some(Err(bad)) => return Ok(bad_query(&bad.message, bad.caret.as_deref())),
+        None => 0,
     };
     if json {
         print_json(&serde_json::json!({ "count": count }))?;

@@ -38,6 +38,7 @@ mod stats;
 mod sync;
 mod tag;
 mod tui;
+mod views;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -118,6 +119,9 @@ pub enum Command {
     /// How many messages a query matches (each stored copy counts), for status bars:
     /// `quoth count is:unread`.
     Count { query: String },
+    /// The saved searches of the config file (`[[views]]`; Unread and Flagged by
+    /// default), each with its total and unread counts.
+    Views,
     /// Add and remove tags on the messages a query matches: `quoth tag +work -later
     /// from:ana`; find them again with `tag:work`.
     Tag {
@@ -248,6 +252,13 @@ pub fn run(cli: Cli) -> Result<i32> {
             None => ingest::status(&open(&data_dir)?.status_report()?, json),
         },
         Command::Count { query } => count::run(&data_dir, &query, json),
+        Command::Views => {
+            let config = match quoth::config::path(cli.config.as_deref()) {
+                Some(path) if cli.config.is_some() || path.exists() => quoth::config::load(&path)?,
+                _ => quoth::config::Config::default(),
+            };
+            views::run(&data_dir, &config.views(), json)
+        }
         Command::Tag { words } => tag::run(&data_dir, &words, json),
         Command::Search {
             query,

@@ -111,6 +111,7 @@ pub fn run(args: TuiArgs) -> Result<i32> {
         accounts,
         reader,
         compose,
+        ..
     } = config;
     let plan = plan(&args, !accounts.is_empty())?;
     let keymap = keymap(args.keymap)?;
