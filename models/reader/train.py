@@ -25,6 +25,31 @@ from transformers import BertForSequenceClassification, BertTokenizerFast, get_l
 from common import MODEL_DIR, OUT, MAX_LEN, read_jsonl  # noqa
 
 
+def resume(ck, model, opt, sch):
+    """Loads the run's checkpoint if there is one; returns the step to go on from."""
+    if not os.path.exists(ck):
+        return 0
+    st = torch.load(ck, weights_only=False)
+    model.load_state_dict(st["model"])
+    opt.load_state_dict(st["opt"])
+    sch.load_state_dict(st["sch"])
+    print(f"resumed at step {st['step']}", flush=True)
+    return st["step"]
+
+
+def checkpoint(ck, model, opt, sch, step):
+    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sch": sch.state_dict(), "step": step}, ck + ".tmp")
+    os.replace(ck + ".tmp", ck)
+
+
+def finish(rd, model, tok, steps, t0):
+    model.save_pretrained(os.path.join(rd, "final"))
+    tok.save_pretrained(os.path.join(rd, "final"))
+    with open(os.path.join(rd, "done.json"), "w") as f:
+        json.dump({"steps": steps, "seconds_this_session": time.time() - t0}, f)
+    print("done", time.time() - t0, flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", required=True)
@@ -67,15 +92,8 @@ def main():
     model = BertForSequenceClassification.from_pretrained(MODEL_DIR, num_labels=1)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
     sch = get_linear_schedule_with_warmup(opt, int(a.warmup * steps), steps)
-    step = 0
     ck = os.path.join(rd, "ckpt.pt")
-    if os.path.exists(ck):
-        st = torch.load(ck, weights_only=False)
-        model.load_state_dict(st["model"])
-        opt.load_state_dict(st["opt"])
-        sch.load_state_dict(st["sch"])
-        step = st["step"]
-        print(f"resumed at step {step}", flush=True)
+    step = resume(ck, model, opt, sch)
     json.dump({**vars(a), "n_pairs": len(pairs), "steps": steps}, open(os.path.join(rd, "args.json"), "w"), indent=1)
     print(f"{len(pairs)} pairs, {steps} steps", flush=True)
     lossf = torch.nn.BCEWithLogitsLoss()
@@ -100,13 +118,8 @@ def main():
             el = time.time() - t0
             print(f"step {step}/{steps} loss {run_loss:.4f} {el:.0f}s", flush=True)
         if step % a.ckpt_every == 0 and step < steps:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sch": sch.state_dict(), "step": step}, ck + ".tmp")
-            os.replace(ck + ".tmp", ck)
-    model.save_pretrained(os.path.join(rd, "final"))
-    tok.save_pretrained(os.path.join(rd, "final"))
-    with open(os.path.join(rd, "done.json"), "w") as f:
-        json.dump({"steps": steps, "seconds_this_session": time.time() - t0}, f)
-    print("done", time.time() - t0, flush=True)
+            checkpoint(ck, model, opt, sch, step)
+    finish(rd, model, tok, steps, t0)
 
 
 def listwise(a):
@@ -138,15 +151,8 @@ def listwise(a):
     model = BertForSequenceClassification.from_pretrained(a.init or MODEL_DIR, num_labels=1)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
     sch = get_linear_schedule_with_warmup(opt, int(a.warmup * steps), steps)
-    step = 0
     ck = os.path.join(rd, "ckpt.pt")
-    if os.path.exists(ck):
-        st = torch.load(ck, weights_only=False)
-        model.load_state_dict(st["model"])
-        opt.load_state_dict(st["opt"])
-        sch.load_state_dict(st["sch"])
-        step = st["step"]
-        print(f"resumed at step {step}", flush=True)
+    step = resume(ck, model, opt, sch)
     by_src = {}
     for g in kept:
         by_src[g["source"]] = by_src.get(g["source"], 0) + 1
@@ -192,13 +198,8 @@ def listwise(a):
         if step % 25 == 0:
             print(f"step {step}/{steps} loss {run_loss:.4f} {time.time() - t0:.0f}s", flush=True)
         if step % a.ckpt_every == 0 and step < steps:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sch": sch.state_dict(), "step": step}, ck + ".tmp")
-            os.replace(ck + ".tmp", ck)
-    model.save_pretrained(os.path.join(rd, "final"))
-    tok.save_pretrained(os.path.join(rd, "final"))
-    with open(os.path.join(rd, "done.json"), "w") as f:
-        json.dump({"steps": steps, "seconds_this_session": time.time() - t0}, f)
-    print("done", time.time() - t0, flush=True)
+            checkpoint(ck, model, opt, sch, step)
+    finish(rd, model, tok, steps, t0)
 
 
 if __name__ == "__main__":
