@@ -45,12 +45,15 @@ pub fn candidate_text(input: &ReaderInput, prev: &[&str], next: &[&str]) -> Stri
 }
 
 impl Reader {
-    /// Finds the reader beside the embedding model's files (the same runtime and
-    /// tokenizer); None when it is not installed.
+    /// Finds the reader beside the embedding model's files (it shares their runtime
+    /// and tokenizer), else in the source tree's models folder, where it ships; None
+    /// when it is in neither.
     pub fn locate(paths: &ModelPaths) -> Option<PathBuf> {
-        let dir = paths.tokenizer.parent()?;
-        let here = dir.join(READER_FILE);
-        here.is_file().then_some(here)
+        let beside = paths.tokenizer.parent().map(|d| d.join(READER_FILE));
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("models")
+            .join(READER_FILE);
+        beside.into_iter().chain([shipped]).find(|p| p.is_file())
     }
 
     pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
