@@ -398,8 +398,15 @@ async fn fetch_batch<A: EngineAccess>(
     let mut entries = Vec::new();
     let changes = ImapChanges::open(access.store().db())?;
     for m in fetched {
-        match m.raw {
-            Some(raw) if changes.take_owed_expunge(&content_key(&raw), acct)? => {
+        let owed = match &m.raw {
+            Some(raw) => {
+                let key = content_key(raw);
+                changes.take_owed_expunge(&key, acct)?.then_some(key)
+            }
+            None => None,
+        };
+        match (m.raw, owed) {
+            (Some(_), Some(key)) => {
                 // Emptied from the trash in Quoth before any sync saw it here: it
                 // is expunged, not read back in.
                 let at = ImapRef {
@@ -412,12 +419,12 @@ async fn fetch_batch<A: EngineAccess>(
                 entries.push((
                     m.uid,
                     UidEntry {
-                        key: content_key(&raw),
+                        key,
                         flags: m.flags,
                     },
                 ));
             }
-            Some(raw) => {
+            (Some(raw), None) => {
                 meta.push((m.uid, m.flags.clone()));
                 mails.push(RawMail {
                     raw,
@@ -426,7 +433,7 @@ async fn fetch_batch<A: EngineAccess>(
                     flags: m.flags,
                 });
             }
-            None => {
+            (None, _) => {
                 // A FETCH answer without the body: keep a trace, like a bad message.
                 access.store().quarantine(&QuarantineItem {
                     location: location(m.uid),

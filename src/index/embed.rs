@@ -117,7 +117,19 @@ pub fn disable_runtime_telemetry() {
     }
 }
 
-pub(crate) fn environment(runtime: &Path) -> Result<ort::environment::Environment> {
+/// A session of `model` on the runtime at `runtime`, with `threads` threads.
+pub(crate) fn model_session(runtime: &Path, model: &Path, threads: usize) -> Result<Session> {
+    let env = environment(runtime)?;
+    Session::builder(&env)
+        .and_then(|b| b.with_intra_threads(threads.max(1)).map_err(Into::into))
+        .and_then(|b| b.with_inter_threads(1).map_err(Into::into))
+        // Batch shapes vary; a per-shape memory plan only grows the arena.
+        .and_then(|b| b.with_memory_pattern(false).map_err(Into::into))
+        .and_then(|mut b| b.commit_from_file(model))
+        .map_err(|e| EmbedError::Model(e.to_string()))
+}
+
+fn environment(runtime: &Path) -> Result<ort::environment::Environment> {
     ENVIRONMENT
         .get_or_init(|| {
             disable_runtime_telemetry();
@@ -160,14 +172,7 @@ struct Tokens {
 
 impl Embedder {
     fn session(paths: &ModelPaths, threads: usize) -> Result<Session> {
-        let env = environment(&paths.runtime)?;
-        Session::builder(&env)
-            .and_then(|b| b.with_intra_threads(threads.max(1)).map_err(Into::into))
-            .and_then(|b| b.with_inter_threads(1).map_err(Into::into))
-            // Batch shapes vary; a per-shape memory plan only grows the arena.
-            .and_then(|b| b.with_memory_pattern(false).map_err(Into::into))
-            .and_then(|mut b| b.commit_from_file(&paths.model))
-            .map_err(|e| EmbedError::Model(e.to_string()))
+        model_session(&paths.runtime, &paths.model, threads)
     }
 
     pub fn load(paths: &ModelPaths, cfg: EmbedConfig) -> Result<Self> {

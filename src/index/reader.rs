@@ -4,7 +4,7 @@
 //! It runs on ONNX Runtime like the embedding model, from a model trained offline
 //! (models/reader/README.md, where the input format is fixed).
 
-use super::embed::{environment, EmbedError, ModelPaths, Result};
+use super::embed::{model_session, EmbedError, ModelPaths, Result};
 use crate::answer::ReaderInput;
 use ort::session::Session;
 use ort::value::Tensor;
@@ -57,13 +57,7 @@ impl Reader {
     }
 
     pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
-        let env = environment(&paths.runtime)?;
-        let session = Session::builder(&env)
-            .and_then(|b| b.with_intra_threads(threads.max(1)).map_err(Into::into))
-            .and_then(|b| b.with_inter_threads(1).map_err(Into::into))
-            .and_then(|b| b.with_memory_pattern(false).map_err(Into::into))
-            .and_then(|mut b| b.commit_from_file(model))
-            .map_err(|e| EmbedError::Model(e.to_string()))?;
+        let session = model_session(&paths.runtime, model, threads)?;
         let mut tokenizer = Tokenizer::from_file(&paths.tokenizer)
             .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
         tokenizer.with_padding(None);
