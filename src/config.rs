@@ -167,6 +167,52 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
     parse(&text).map_err(error)
 }
 
+/// Adds a saved view to the config file at `path` (made if missing), keeping the
+/// rest of the file as written. When the file had no views, the defaults are
+/// written first, so that they stay listed. Returns the views as they now are.
+pub fn save_view(path: &Path, view: &View) -> Result<Vec<View>, ConfigError> {
+    let error = |reason: String| ConfigError {
+        path: path.display().to_string(),
+        reason,
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(error(e.to_string())),
+    };
+    let config = parse(&text).map_err(error)?;
+    if config.views().iter().any(|v| v.name == view.name) {
+        return Err(error(format!("a view is already named '{}'", view.name)));
+    }
+    let mut added = if config.saved_views.is_empty() {
+        config.views()
+    } else {
+        Vec::new()
+    };
+    added.push(view.clone());
+    #[derive(serde::Serialize)]
+    struct Views<'a> {
+        views: &'a [View],
+    }
+    let tables = toml::to_string(&Views { views: &added }).map_err(|e| error(e.to_string()))?;
+    let mut new_text = text;
+    if !new_text.is_empty() && !new_text.ends_with('\n') {
+        new_text.push('\n');
+    }
+    if !new_text.is_empty() {
+        new_text.push('\n');
+    }
+    new_text.push_str(&tables);
+    let views = parse(&new_text).map_err(error)?.views();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| error(e.to_string()))?;
+    }
+    let tmp = path.with_extension("toml.tmp");
+    std::fs::write(&tmp, &new_text).map_err(|e| error(e.to_string()))?;
+    std::fs::rename(&tmp, path).map_err(|e| error(e.to_string()))?;
+    Ok(views)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +252,43 @@ mod tests {
         assert!(parse(&twice).expect_err("a name twice").contains("Work"));
         assert!(parse("[[views]]\nname = \"x\"\nquery = \" \"\n").is_err());
         assert!(parse("[[views]]\nname = \"x\"\nquery = \"a\"\nsort = \"size\"\n").is_err());
+    }
+
+    #[test]
+    fn a_saved_view_is_added_to_the_file_and_the_defaults_stay() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("quoth").join("config.toml");
+        let work = View {
+            name: "Work \"now\"".into(),
+            query: "tag:work AND date:7d..".into(),
+            sort: ViewSort::Oldest,
+        };
+        let views = save_view(&path, &work).expect("saved in a new file");
+        let names: Vec<&str> = views.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["Unread", "Flagged", "Work \"now\""]);
+        let again = load(&path).expect("the file reads back").views();
+        assert_eq!(again, views);
+
+        std::fs::write(
+            &path,
+            "# mine\n[reader]\nmark_read = false\n\n[[views]]\nname = \"A\"\nquery = \"a\"\n",
+        )
+        .expect("write");
+        let later = View::new("B", "from:b");
+        let views = save_view(&path, &later).expect("added to the file's views");
+        let names: Vec<&str> = views.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["A", "B"],
+            "the defaults are not added beside views of the file"
+        );
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            text.starts_with("# mine\n[reader]\nmark_read = false\n"),
+            "{text}"
+        );
+        assert!(!load(&path).expect("reads").reader.mark_read);
+        let err = save_view(&path, &later).expect_err("a name twice");
+        assert!(err.reason.contains("already named 'B'"), "{err}");
     }
 }

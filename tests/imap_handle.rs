@@ -98,6 +98,7 @@ impl Ui {
             req,
             query: query.into(),
             limit: quoth::engine::handle::SEARCH_LIMIT,
+            order: Default::default(),
         });
         self.wait(&format!("results of '{query}'"), 30, |e| match e {
             EngineEvent::SearchResults { req: r, hits, .. } if *r == req => Some(hits.clone()),
@@ -408,6 +409,7 @@ fn timed_search(ui: &mut Ui, query: &str) -> (f64, Option<usize>) {
         req,
         query: query.into(),
         limit: quoth::engine::handle::SEARCH_LIMIT,
+        order: Default::default(),
     });
     let mut synced = None;
     ui.wait("search results", 120, |e| match e {

@@ -582,3 +582,55 @@ fn is_terms_follow_the_flags_as_they_change() {
     assert_eq!(found(&engine, "is:flagged"), of(&["Kiln firing schedule"]));
     assert_eq!(found(&engine, "is:unread"), Vec::<String>::new());
 }
+
+/// A saved view lists its mail by date, newest or oldest first, whatever the
+/// order the messages were stored in.
+#[test]
+fn a_view_lists_its_mail_in_date_order() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("mail");
+    let inbox = maildir(&root, "inbox");
+    let days = [
+        ("12", "Second week"),
+        ("03", "First week"),
+        ("26", "Fourth week"),
+        ("19", "Third week"),
+    ];
+    for (i, (day, subject)) in days.iter().enumerate() {
+        let text = format!(
+            "From: Lena Vos <lena@example.net>\r\nTo: Omar Haddad <omar@example.net>\r\n\
+             Subject: {subject}\r\nMessage-ID: <week-{i}@example.net>\r\n\
+             Date: Mon, {day} Feb 2024 09:00:00 +0000\r\n\r\nKiln notes for the {subject}.\r\n"
+        );
+        std::fs::write(
+            inbox.join(format!("cur/17100000{i:02}.m{i}.host:2,F")),
+            text,
+        )
+        .expect("write");
+    }
+    let mut engine = common::open(&tmp.path().join("data"));
+    assert_eq!(common::ingest(&mut engine, &[root]).added, days.len());
+    let listed = |order| -> Vec<String> {
+        engine
+            .search_in_order("is:flagged", 10, 1_800_000_000, order)
+            .expect("search")
+            .into_iter()
+            .map(|h| h.subject)
+            .collect()
+    };
+    use quoth::engine::SearchOrder;
+    assert_eq!(
+        listed(SearchOrder::Newest),
+        ["Fourth week", "Third week", "Second week", "First week"]
+    );
+    assert_eq!(
+        listed(SearchOrder::Oldest),
+        ["First week", "Second week", "Third week", "Fourth week"]
+    );
+    assert_eq!(
+        engine
+            .count("is:flagged kiln", 1_800_000_000)
+            .expect("count"),
+        4
+    );
+}

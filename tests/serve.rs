@@ -463,6 +463,7 @@ fn an_attached_front_end_gets_its_results_and_hears_of_a_lost_server() {
         req: 6,
         query: "water damage".into(),
         limit: 10,
+        order: Default::default(),
     }));
     let (mut thread_seen, mut search_seen) = (false, false);
     while !(thread_seen && search_seen) {

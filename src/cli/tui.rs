@@ -107,6 +107,7 @@ fn load_config(given: Option<&Path>) -> (Config, Option<String>) {
 
 pub fn run(args: TuiArgs) -> Result<i32> {
     let (config, config_error) = load_config(args.config.as_deref());
+    let views = config.views();
     let Config {
         accounts,
         reader,
@@ -134,6 +135,8 @@ pub fn run(args: TuiArgs) -> Result<i32> {
     };
     let app_options = AppOptions {
         mark_read: reader.mark_read,
+        views,
+        config_file: quoth::config::path(args.config.as_deref()),
         ..AppOptions::default()
     };
     let mut app = App::new(keymap, Theme::from_env(), app_options);

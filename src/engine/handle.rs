@@ -92,6 +92,14 @@ pub enum EngineRequest {
         req: RequestId,
         query: String,
         limit: usize,
+        /// Best match first unless a date order is asked for (a saved view's sort).
+        #[serde(default)]
+        order: crate::engine::SearchOrder,
+    },
+    /// How many messages each query matches (the counts beside saved views).
+    Count {
+        req: RequestId,
+        queries: Vec<String>,
     },
     /// A question in a conversation, optionally scoped to a thread (hex id).
     Ask {
@@ -214,6 +222,11 @@ pub enum EngineEvent {
         req: RequestId,
         query: String,
         hits: Vec<SearchHit>,
+    },
+    /// The answer to `Count`: per query, in order, its count or why it cannot be read.
+    Counts {
+        req: RequestId,
+        counts: Vec<Result<u64, String>>,
     },
     /// A message moved to another folder.
     Moved {
@@ -527,7 +540,32 @@ fn serve(shared: &Shared, request: EngineRequest) {
             Ok(None) => shared.error(Some(req), format!("no message {}", key.to_hex())),
             Err(e) => shared.error(Some(req), e),
         },
-        EngineRequest::Search { req, query, limit } => {
+        EngineRequest::Count { req, queries } => {
+            let now = chrono::Utc::now().timestamp();
+            let counts = shared.read(|e| {
+                queries
+                    .iter()
+                    .map(|q| e.count(q, now).map(|n| n as u64))
+                    .collect::<Vec<_>>()
+            });
+            let mut out = Vec::with_capacity(counts.len());
+            for c in counts {
+                match c {
+                    Ok(n) => out.push(Ok(n)),
+                    Err(super::EngineError::Query(e)) => {
+                        out.push(Err(format!("invalid query: {e}")))
+                    }
+                    Err(e) => return shared.error(Some(req), e),
+                }
+            }
+            shared.emit(EngineEvent::Counts { req, counts: out });
+        }
+        EngineRequest::Search {
+            req,
+            query,
+            limit,
+            order,
+        } => {
             if shared.front_ends.newer_search_than(req) {
                 // A newer search was asked for before this one started: skip it. The
                 // front end drops its result anyway, but it still wants an answer.
@@ -540,7 +578,7 @@ fn serve(shared: &Shared, request: EngineRequest) {
             }
             let now = chrono::Utc::now().timestamp();
             let limit = limit.clamp(1, SEARCH_LIMIT_MAX);
-            let result = shared.read(|e| e.search(&query, limit, now));
+            let result = shared.read(|e| e.search_in_order(&query, limit, now, order));
             match result {
                 Ok(hits) => shared.emit(EngineEvent::SearchResults { req, query, hits }),
                 Err(e) => shared.error(Some(req), e),

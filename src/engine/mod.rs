@@ -60,7 +60,7 @@ pub use retrieve::{
     ChunkRef, FusionWeights, Retrieval, RetrieveHints, RetrieveOptions, RetrievedHit, SearchMode,
     StageScores,
 };
-pub use search::SearchHit;
+pub use search::{SearchHit, SearchOrder};
 pub use sessions::session_path;
 pub use stats::Stats;
 pub use sync::{sync_account, AccountReport, FolderReport, SyncOptions, SyncReport};

@@ -7,6 +7,16 @@ use crate::query::syntax::{parse_query, Query};
 use crate::store::StoredMessage;
 use serde::Serialize;
 
+/// The order of search hits: best match first, or by date (a saved view's sort).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchOrder {
+    #[default]
+    Relevance,
+    Newest,
+    Oldest,
+}
+
 /// One search result, as the CLI prints it and `--json` emits it.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SearchHit {
@@ -97,12 +107,32 @@ impl Engine {
 
     /// Runs a query in the notmuch/mu-style syntax; `now` anchors relative dates.
     pub fn search(&self, query: &str, limit: usize, now: i64) -> Result<Vec<SearchHit>> {
+        self.search_in_order(query, limit, now, SearchOrder::Relevance)
+    }
+
+    /// [`Engine::search`] with the hits in the order asked for.
+    pub fn search_in_order(
+        &self,
+        query: &str,
+        limit: usize,
+        now: i64,
+        order: SearchOrder,
+    ) -> Result<Vec<SearchHit>> {
         let parsed = parse_query(query, now)?;
         let compiled = compile(&parsed, &self.lexical, &self.mail_states(&parsed)?);
         // Read past `limit` to find the listed emails' other copies.
-        let hits = self
-            .lexical
-            .search(compiled.as_ref(), limit.saturating_mul(COPY_WINDOW))?;
+        let depth = limit.saturating_mul(COPY_WINDOW);
+        let hits = match order {
+            SearchOrder::Relevance => self.lexical.search(compiled.as_ref(), depth)?,
+            SearchOrder::Newest => {
+                self.lexical
+                    .by_date(compiled.as_ref(), depth, tantivy::Order::Desc)?
+            }
+            SearchOrder::Oldest => {
+                self.lexical
+                    .by_date(compiled.as_ref(), depth, tantivy::Order::Asc)?
+            }
+        };
         let emails = super::copies::ranked_emails(
             &self.store,
             hits,

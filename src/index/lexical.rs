@@ -290,11 +290,21 @@ impl LexicalIndex {
     /// The newest `limit` messages matching a query, newest first (a query of
     /// filters alone has nothing to rank by relevance).
     pub fn newest(&self, query: &dyn TantivyQuery, limit: usize) -> Result<Vec<LexicalHit>> {
+        self.by_date(query, limit, tantivy::Order::Desc)
+    }
+
+    /// The first `limit` messages matching a query in date order: newest first
+    /// (`Desc`) or oldest first (`Asc`).
+    pub fn by_date(
+        &self,
+        query: &dyn TantivyQuery,
+        limit: usize,
+        order: tantivy::Order,
+    ) -> Result<Vec<LexicalHit>> {
         let searcher = self.reader.searcher();
         let top = searcher.search(
             query,
-            &TopDocs::with_limit(limit.max(1))
-                .order_by_fast_field::<i64>("date", tantivy::Order::Desc),
+            &TopDocs::with_limit(limit.max(1)).order_by_fast_field::<i64>("date", order),
         )?;
         let mut hits = Vec::with_capacity(top.len());
         for (_, addr) in top {

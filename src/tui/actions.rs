@@ -9,7 +9,6 @@ use super::keymap::Mode;
 use super::panes::chat::{ChatTurn, Scope};
 use super::panes::evidence::quote_span;
 use super::panes::reader::{Highlight, ReaderState};
-use super::panes::threads::SearchResults;
 use crate::engine::handle::EngineRequest;
 use crate::engine::moves::MoveTarget;
 use crate::mail::compose::DraftKind;
@@ -143,8 +142,9 @@ impl App {
                 self.reader = None;
                 self.threads.set_search(None);
                 self.layout.focus_on(Pane::Threads);
-                self.threads.open_folders();
+                self.open_folders();
             }
+            Command::SaveView => self.save_view(),
             Command::ToggleQuoted => {
                 if let Some(r) = self.reader.as_mut() {
                     r.fold = !r.fold;
@@ -229,7 +229,13 @@ impl App {
         }
         let query = s.query.clone();
         let limit = s.limit + crate::engine::handle::SEARCH_LIMIT;
-        let req = self.request(|req| EngineRequest::Search { req, query, limit });
+        let order = s.order;
+        let req = self.request(|req| EngineRequest::Search {
+            req,
+            query,
+            limit,
+            order,
+        });
         if let Some(s) = self.threads.search.as_mut() {
             s.more = Some(req);
             s.limit = limit;
@@ -284,22 +290,7 @@ impl App {
             if query.is_empty() {
                 return;
             }
-            let limit = crate::engine::handle::SEARCH_LIMIT;
-            let req = self.request(|req| EngineRequest::Search {
-                req,
-                query: query.clone(),
-                limit,
-            });
-            self.threads.set_search(Some(SearchResults {
-                query,
-                req,
-                pending: true,
-                limit,
-                ..SearchResults::default()
-            }));
-            self.reader = None;
-            self.layout.focus_on(Pane::Threads);
-            return;
+            return self.start_search(query, Default::default(), None);
         }
         let question = self.chat.take_input(&self.theme).trim().to_string();
         if question.is_empty() {
@@ -341,7 +332,10 @@ impl App {
 
     fn open_selected_thread(&mut self) {
         if self.threads.picker.is_some() {
-            return self.threads.choose_folder();
+            if let Some(view) = self.threads.choose_folder() {
+                self.open_view(view);
+            }
+            return;
         }
         let Some(id) = self.threads.selected_thread() else {
             return;

@@ -36,6 +36,10 @@ pub struct AppOptions {
     /// The program that opens attachments and links (the file or link is its last
     /// argument).
     pub open_command: String,
+    /// The saved views listed with the folders.
+    pub views: Vec<crate::config::View>,
+    /// The config file a view saved from the UI is written to.
+    pub config_file: Option<std::path::PathBuf>,
 }
 
 impl Default for AppOptions {
@@ -44,6 +48,8 @@ impl Default for AppOptions {
             pdf_command: std::env::var("QUOTH_PDF_VIEWER").unwrap_or_else(|_| "xdg-open".into()),
             mark_read: true,
             open_command: std::env::var("QUOTH_OPENER").unwrap_or_else(|_| "xdg-open".into()),
+            views: crate::config::Config::default().views(),
+            config_file: None,
         }
     }
 }
@@ -218,7 +224,22 @@ impl App {
                 }
             }
             AppEvent::Term(_) => {}
-            AppEvent::Engine(ev) => self.on_engine(ev),
+            AppEvent::Engine(ev) => {
+                // Mail that arrives, moves or changes state changes the views' counts.
+                let changes_mail = matches!(
+                    ev,
+                    EngineEvent::ThreadList { complete: true, .. }
+                        | EngineEvent::Flagged { .. }
+                        | EngineEvent::Moved { .. }
+                        | EngineEvent::Expunged { .. }
+                        | EngineEvent::NewMail { .. }
+                        | EngineEvent::Progress(Progress::Idle { .. })
+                );
+                self.on_engine(ev);
+                if changes_mail {
+                    self.mail_changed();
+                }
+            }
         }
     }
 
@@ -361,6 +382,7 @@ impl App {
                 self.in_flight.remove(&req);
                 self.draft_discarded(req);
             }
+            EngineEvent::Counts { req, counts } => self.counts_arrived(req, counts),
             EngineEvent::SearchResults { req, query, hits } => {
                 self.in_flight.remove(&req);
                 if let Some(s) = self.threads.search.as_mut().filter(|s| s.req == req) {

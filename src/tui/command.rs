@@ -152,6 +152,8 @@ pub enum Command {
     /// Show the folder list with unread and total counts; choosing one filters the
     /// thread list.
     Folders,
+    /// Keep the search listed as a saved view (asks for its name), in config.toml.
+    SaveView,
     /// Reply to the sender of the message (in the thread list, the thread's latest).
     Reply,
     /// Reply to the sender and everyone else on the message.
@@ -272,6 +274,7 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::Undo, "undo"),
     (Command::Expunge, "expunge"),
     (Command::Folders, "folders"),
+    (Command::SaveView, "save_view"),
     (Command::Reply, "reply"),
     (Command::ReplyAll, "reply_all"),
     (Command::Forward, "forward"),
@@ -371,6 +374,7 @@ impl Command {
             Command::Undo => "Undo the last action on mail",
             Command::Expunge => "Empty the trash for good",
             Command::Folders => "Folders",
+            Command::SaveView => "Save the search as a view",
             Command::Reply => "Reply",
             Command::ReplyAll => "Reply to all",
             Command::Forward => "Forward",

@@ -35,7 +35,7 @@ fn required(mode: Mode) -> Vec<Command> {
         Move, Pipe, Expunge,
     ];
     let mut v: Vec<Command> = match mode {
-        Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane]
+        Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane, SaveView]
             .into_iter()
             .chain([NextCitation, PrevCitation, OpenMessage, OpenPdf])
             .chain(citations)

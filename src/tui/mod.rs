@@ -30,12 +30,15 @@ pub mod reflow;
 pub mod status;
 pub mod terminal;
 pub mod theme;
+mod views;
 pub mod wrap;
 
 #[cfg(test)]
 mod mail_ui_tests;
 #[cfg(test)]
 mod render_tests;
+#[cfg(test)]
+mod views_tests;
 
 pub use app::{App, AppEvent, AppOptions};
 pub use command::{Command, FocusTarget, Pane};

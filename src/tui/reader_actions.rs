@@ -29,6 +29,8 @@ pub enum PromptFor {
     Pipe(MessageKey),
     /// Where to save an attachment.
     SavePath { key: MessageKey, index: u32 },
+    /// The name of a saved view of this query.
+    ViewName(String),
 }
 
 /// Why the raw message was asked for.
@@ -45,7 +47,7 @@ impl App {
         r.messages.get(r.current)
     }
 
-    fn ask_line(&mut self, label: &str, text: &str, purpose: PromptFor) {
+    pub(super) fn ask_line(&mut self, label: &str, text: &str, purpose: PromptFor) {
         let mut input = TextArea::from([text.to_string()]);
         input.set_cursor_line_style(Default::default());
         input.move_cursor(tui_textarea::CursorMove::End);
@@ -141,6 +143,7 @@ impl App {
                     path,
                 });
             }
+            PromptFor::ViewName(query) => self.view_named(query, text),
         }
     }
 

@@ -203,6 +203,7 @@ fn request_req(request: &mut EngineRequest) -> Option<&mut RequestId> {
         R::Page { req, .. }
         | R::Thread { req, .. }
         | R::Search { req, .. }
+        | R::Count { req, .. }
         | R::Ask { req, .. }
         | R::Open { req, .. }
         | R::SaveAttachment { req, .. }
@@ -225,6 +226,7 @@ fn event_req(event: &mut EngineEvent) -> Option<&mut RequestId> {
         E::Page { req, .. }
         | E::ThreadMessages { req, .. }
         | E::SearchResults { req, .. }
+        | E::Counts { req, .. }
         | E::Moved { req, .. }
         | E::Expunged { req, .. }
         | E::Flagged { req, .. }
@@ -258,6 +260,7 @@ mod tests {
             req,
             query: "budget".into(),
             limit: 5,
+            order: Default::default(),
         }
     }
 

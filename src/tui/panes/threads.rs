@@ -1,8 +1,9 @@
 //! The thread list, or the search results that replace it until they are cleared.
 
-use super::folders::FolderPicker;
+use super::folders::{Chosen, FolderPicker};
+use crate::config::View;
 use crate::engine::handle::{sort_threads, RequestId};
-use crate::engine::SearchHit;
+use crate::engine::{SearchHit, SearchOrder};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::store::ThreadSummary;
 use crate::terminal_text::one_line_for_terminal;
@@ -25,6 +26,10 @@ pub struct SearchResults {
     pub limit: usize,
     /// The request for the next page, while it runs.
     pub more: Option<RequestId>,
+    /// The order asked for (a saved view's sort), kept for the next page.
+    pub order: SearchOrder,
+    /// The saved view these results are, by name.
+    pub view: Option<String>,
 }
 
 impl SearchResults {
@@ -209,17 +214,23 @@ impl ThreadsState {
         }
     }
 
-    pub fn open_folders(&mut self) {
+    pub fn open_folders(&mut self, views: &[View]) {
         self.picker = Some(FolderPicker::new(
             self.every_thread(),
+            views,
             self.folder.as_deref(),
         ));
     }
 
-    /// The folder selected in the folder list becomes the one shown.
-    pub fn choose_folder(&mut self) {
-        if let Some(p) = self.picker.take() {
-            self.set_folder(p.chosen());
+    /// The row selected in the folder list is chosen: a folder becomes the one
+    /// shown; a saved view is returned, for its search to be run.
+    pub fn choose_folder(&mut self) -> Option<View> {
+        match self.picker.take()?.chosen() {
+            Chosen::Folder(folder) => {
+                self.set_folder(folder);
+                None
+            }
+            Chosen::View(view) => Some(view),
         }
     }
 
@@ -249,19 +260,23 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ThreadsState, theme: &Theme
         .as_deref()
         .map(|f| format!("{} · ", one_line_for_terminal(f)))
         .unwrap_or_default();
+    let what = |s: &SearchResults| match &s.view {
+        Some(name) => format!("View {}: {}", one_line_for_terminal(name), s.query),
+        None => format!("Search: {}", s.query),
+    };
     let title = match &state.search {
-        Some(s) if s.pending => format!(" Search: {} (searching…) ", s.query),
+        Some(s) if s.pending => format!(" {} (searching…) ", what(s)),
         Some(s) if s.more.is_some() => format!(
-            " Search: {} (first {} shown, reading more…) ",
-            s.query,
+            " {} (first {} shown, reading more…) ",
+            what(s),
             s.hits.len()
         ),
         Some(s) if s.may_go_on() => format!(
-            " Search: {} (first {} shown, more match: the end of the list reads on; Esc clears) ",
-            s.query,
+            " {} (first {} shown, more match: the end of the list reads on; Esc clears) ",
+            what(s),
             s.hits.len()
         ),
-        Some(s) => format!(" Search: {} ({} found, Esc clears) ", s.query, s.hits.len()),
+        Some(s) => format!(" {} ({} found, Esc clears) ", what(s), s.hits.len()),
         None if !state.complete => {
             format!(" {folder}Threads ({}, loading…) ", state.threads.len())
         }
