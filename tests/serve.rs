@@ -500,6 +500,66 @@ fn an_attached_front_end_gets_its_results_and_hears_of_a_lost_server() {
         }
     }
 
+    // Tags on a thread through the server: the thread's tags come back for the
+    // list, a count of `tag:` queries follows at once, and the name is in use.
+    assert!(engine.send(EngineRequest::Tag {
+        req: 7,
+        target: quoth::engine::tagging::TagTarget::Thread(leak.id),
+        add: vec!["insurance".into()],
+        remove: vec![],
+    }));
+    let (mut listed_tags, mut report) = (None, None);
+    while listed_tags.is_none() || report.is_none() {
+        match next(&mut events) {
+            EngineEvent::ThreadTags { tags, every } => {
+                assert!(!every);
+                listed_tags = Some(tags);
+            }
+            EngineEvent::Tagged { req, report: r } => {
+                assert_eq!(req, 7);
+                report = Some(r);
+            }
+            EngineEvent::Error { message, .. } => panic!("{message}"),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        listed_tags,
+        Some(vec![(leak.id, vec!["insurance".to_string()])])
+    );
+    let report = report.expect("a report");
+    assert_eq!(
+        report.changed,
+        leak.messages.len(),
+        "every copy of its mail"
+    );
+    assert!(engine.send(EngineRequest::Count {
+        req: 8,
+        queries: vec!["tag:insurance".into(), "tag:insurance AND (".into()],
+    }));
+    assert!(engine.send(EngineRequest::Tags { req: 9 }));
+    let (mut counts, mut names) = (None, None);
+    while counts.is_none() || names.is_none() {
+        match next(&mut events) {
+            EngineEvent::Counts { req: 8, counts: c } => counts = Some(c),
+            EngineEvent::TagList { req: 9, tags } => names = Some(tags),
+            EngineEvent::Error { message, .. } => panic!("{message}"),
+            _ => {}
+        }
+    }
+    let counts = counts.expect("counts");
+    assert_eq!(counts[0], Ok(leak.messages.len() as u64));
+    assert!(
+        counts[1]
+            .as_ref()
+            .is_err_and(|e| e.contains("invalid query")),
+        "{counts:?}"
+    );
+    assert_eq!(
+        names,
+        Some(vec![("insurance".to_string(), leak.messages.len())])
+    );
+
     server.kill().ok();
     server.wait().ok();
     let mut said = Vec::new();

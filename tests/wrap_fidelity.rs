@@ -189,7 +189,7 @@ fn drawn(msg: &quoth::store::StoredMessage, width: u16) -> String {
     state.loading = false;
     state.fold = false;
     let mut term = Terminal::new(TestBackend::new(width + 2, height)).expect("backend");
-    term.draw(|f| render(f, f.area(), &mut state, &theme, true))
+    term.draw(|f| render(f, f.area(), &mut state, &[], &theme, true))
         .expect("draw");
     let buf = term.backend().buffer().clone();
     (1..buf.area.height.saturating_sub(1))

@@ -101,6 +101,15 @@ pub enum EngineRequest {
         req: RequestId,
         queries: Vec<String>,
     },
+    /// Add and remove tags on a thread or a message.
+    Tag {
+        req: RequestId,
+        target: crate::engine::tagging::TagTarget,
+        add: Vec<String>,
+        remove: Vec<String>,
+    },
+    /// Every tag in use, with how many messages carry it (to complete a tag name).
+    Tags { req: RequestId },
     /// A question in a conversation, optionally scoped to a thread (hex id).
     Ask {
         req: RequestId,
@@ -222,6 +231,22 @@ pub enum EngineEvent {
         req: RequestId,
         query: String,
         hits: Vec<SearchHit>,
+    },
+    /// Tags changed on a thread or a message (every front end hears `ThreadTags`).
+    Tagged {
+        req: RequestId,
+        report: crate::engine::tagging::TagReport,
+    },
+    /// The tags on threads' mail: after the thread list (`every`: these are all the
+    /// tagged threads), and for a thread whose tags changed.
+    ThreadTags {
+        tags: Vec<(ThreadId, Vec<String>)>,
+        every: bool,
+    },
+    /// The answer to `Tags`: every tag in use and how many messages carry it.
+    TagList {
+        req: RequestId,
+        tags: Vec<(String, usize)>,
     },
     /// The answer to `Count`: per query, in order, its count or why it cannot be read.
     Counts {
@@ -538,6 +563,31 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 Err(e) => shared.error(Some(req), e),
             },
             Ok(None) => shared.error(Some(req), format!("no message {}", key.to_hex())),
+            Err(e) => shared.error(Some(req), e),
+        },
+        EngineRequest::Tag {
+            req,
+            target,
+            add,
+            remove,
+        } => {
+            let result = shared.read(|e| {
+                let (report, thread) = e.tag_target(&target, &add, &remove)?;
+                Ok::<_, super::EngineError>((report, e.thread_tags(Some(&thread))?))
+            });
+            match result {
+                Ok((report, tags)) => {
+                    shared.emit(EngineEvent::ThreadTags { tags, every: false });
+                    shared.emit(EngineEvent::Tagged { req, report });
+                }
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
+        EngineRequest::Tags { req } => match shared.read(|e| e.all_tags()) {
+            Ok(tags) => shared.emit(EngineEvent::TagList {
+                req,
+                tags: tags.into_iter().collect(),
+            }),
             Err(e) => shared.error(Some(req), e),
         },
         EngineRequest::Count { req, queries } => {

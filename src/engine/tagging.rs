@@ -4,11 +4,11 @@
 
 use super::{Engine, Result};
 use crate::index::lexical_query::compile;
-use crate::mail::model::MessageKey;
+use crate::mail::model::{MessageKey, ThreadId};
 use crate::query::syntax::parse_query;
 use crate::store::tags::check_tag;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What a tag command did.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -19,7 +19,75 @@ pub struct TagReport {
     pub changed: usize,
 }
 
+/// What a front end tags: a whole thread (every copy of its emails) or one message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TagTarget {
+    Thread(ThreadId),
+    Message(MessageKey),
+}
+
 impl Engine {
+    /// Adds `add` and removes `remove` on a thread or a message; returns what
+    /// changed and the thread it is in.
+    pub fn tag_target(
+        &self,
+        target: &TagTarget,
+        add: &[String],
+        remove: &[String],
+    ) -> Result<(TagReport, ThreadId)> {
+        for name in add.iter().chain(remove) {
+            check_tag(name)?;
+        }
+        let (keys, thread) = match target {
+            TagTarget::Thread(id) => (
+                self.store
+                    .thread(id)?
+                    .map(|t| t.messages)
+                    .unwrap_or_default(),
+                *id,
+            ),
+            TagTarget::Message(key) => (vec![*key], self.thread_id(key)?),
+        };
+        let changed = self.tags.change(&keys, add, remove)?;
+        let report = TagReport {
+            matched: keys.len(),
+            changed,
+        };
+        Ok((report, thread))
+    }
+
+    /// The tags on the mail of each thread, for the thread list: every tagged
+    /// thread, or only `thread` (with an empty list when it has none).
+    pub fn thread_tags(&self, thread: Option<&ThreadId>) -> Result<Vec<(ThreadId, Vec<String>)>> {
+        if let Some(id) = thread {
+            let mut tags = BTreeSet::new();
+            for key in self
+                .store
+                .thread(id)?
+                .map(|t| t.messages)
+                .unwrap_or_default()
+            {
+                tags.extend(self.tags.of(&key)?);
+            }
+            return Ok(vec![(*id, tags.into_iter().collect())]);
+        }
+        let mut by_thread: HashMap<ThreadId, BTreeSet<String>> = HashMap::new();
+        for (key, tags) in self.tags.tagged()? {
+            if self.store.message(&key)?.is_none() {
+                continue;
+            }
+            by_thread
+                .entry(self.thread_id(&key)?)
+                .or_default()
+                .extend(tags);
+        }
+        Ok(by_thread
+            .into_iter()
+            .map(|(id, t)| (id, t.into_iter().collect()))
+            .collect())
+    }
+
     /// Adds `add` and removes `remove` on every message `query` matches.
     pub fn tag(
         &self,

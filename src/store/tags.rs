@@ -132,6 +132,24 @@ impl Tags {
             .collect()
     }
 
+    /// Every tagged message with its tags.
+    pub fn tagged(&self) -> Result<Vec<(MessageKey, Vec<String>)>> {
+        let mut out = Vec::new();
+        for kv in self.of_message.iter() {
+            let (k, v) = kv?;
+            let Ok(key) = <[u8; 16]>::try_from(k.as_ref()) else {
+                continue;
+            };
+            let tags = String::from_utf8_lossy(&v)
+                .split('\n')
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+                .collect();
+            out.push((MessageKey(key), tags));
+        }
+        Ok(out)
+    }
+
     /// Every tag in use with how many messages carry it, by name.
     pub fn all(&self) -> Result<BTreeMap<String, usize>> {
         let mut out = BTreeMap::new();

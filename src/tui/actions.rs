@@ -145,6 +145,7 @@ impl App {
                 self.open_folders();
             }
             Command::SaveView => self.save_view(),
+            Command::Tag => self.tag(mode),
             Command::ToggleQuoted => {
                 if let Some(r) = self.reader.as_mut() {
                     r.fold = !r.fold;

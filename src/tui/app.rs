@@ -99,6 +99,8 @@ pub struct App {
     pub(super) line_prompt: Option<super::reader_actions::LinePrompt>,
     /// A numbered list to choose from (links, attachments, folders).
     pub(super) item_picker: Option<super::panes::picker::ItemPicker>,
+    /// The tag names in use, to complete a tag being typed.
+    pub(super) known_tags: Vec<String>,
     /// Raw messages asked for, and why.
     pub(super) raw_requests: std::collections::HashMap<RequestId, super::reader_actions::RawFor>,
 }
@@ -128,6 +130,7 @@ impl App {
             expunge_armed: false,
             draft: None,
             external: None,
+            known_tags: Vec::new(),
             line_prompt: None,
             item_picker: None,
             raw_requests: Default::default(),
@@ -258,7 +261,7 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
-        if self.draft_prompt_key(&key) || self.item_picker_key(&key) {
+        if self.draft_prompt_key(&key) || self.item_picker_key(&key) || self.tag_prompt_key(&key) {
             return;
         }
         if self.help.is_some() {
@@ -383,6 +386,16 @@ impl App {
                 self.draft_discarded(req);
             }
             EngineEvent::Counts { req, counts } => self.counts_arrived(req, counts),
+            EngineEvent::Tagged { req, report } => {
+                if self.in_flight.remove(&req) {
+                    self.tagged(report);
+                }
+            }
+            EngineEvent::ThreadTags { tags, every } => self.thread_tags(tags, every),
+            EngineEvent::TagList { req, tags } => {
+                self.in_flight.remove(&req);
+                self.known_tags = tags.into_iter().map(|(t, _)| t).collect();
+            }
             EngineEvent::SearchResults { req, query, hits } => {
                 self.in_flight.remove(&req);
                 if let Some(s) = self.threads.search.as_mut().filter(|s| s.req == req) {
@@ -607,7 +620,10 @@ impl App {
             let focused = pane == self.layout.focus && prompt_h == 0;
             match pane {
                 Pane::Threads => match self.reader.as_mut() {
-                    Some(r) => reader::render(f, rect, r, &self.theme, focused),
+                    Some(r) => {
+                        let tags = self.threads.tags.get(&r.thread).map_or(&[][..], |t| &t[..]);
+                        reader::render(f, rect, r, tags, &self.theme, focused)
+                    }
                     None => threads::render(f, rect, &mut self.threads, &self.theme, focused),
                 },
                 Pane::Chat => {

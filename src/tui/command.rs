@@ -154,6 +154,8 @@ pub enum Command {
     Folders,
     /// Keep the search listed as a saved view (asks for its name), in config.toml.
     SaveView,
+    /// Add and remove tags on the thread selected or the message read.
+    Tag,
     /// Reply to the sender of the message (in the thread list, the thread's latest).
     Reply,
     /// Reply to the sender and everyone else on the message.
@@ -275,6 +277,7 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::Expunge, "expunge"),
     (Command::Folders, "folders"),
     (Command::SaveView, "save_view"),
+    (Command::Tag, "tag"),
     (Command::Reply, "reply"),
     (Command::ReplyAll, "reply_all"),
     (Command::Forward, "forward"),
@@ -375,6 +378,7 @@ impl Command {
             Command::Expunge => "Empty the trash for good",
             Command::Folders => "Folders",
             Command::SaveView => "Save the search as a view",
+            Command::Tag => "Tag (+name -name)",
             Command::Reply => "Reply",
             Command::ReplyAll => "Reply to all",
             Command::Forward => "Forward",

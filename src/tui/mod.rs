@@ -28,6 +28,7 @@ pub mod panes;
 mod reader_actions;
 pub mod reflow;
 pub mod status;
+mod tagging;
 pub mod terminal;
 pub mod theme;
 mod views;
@@ -37,6 +38,8 @@ pub mod wrap;
 mod mail_ui_tests;
 #[cfg(test)]
 mod render_tests;
+#[cfg(test)]
+mod tag_ui_tests;
 #[cfg(test)]
 mod views_tests;
 

@@ -31,6 +31,8 @@ pub enum PromptFor {
     SavePath { key: MessageKey, index: u32 },
     /// The name of a saved view of this query.
     ViewName(String),
+    /// Tags to add and remove.
+    Tag(crate::engine::tagging::TagTarget),
 }
 
 /// Why the raw message was asked for.
@@ -144,6 +146,7 @@ impl App {
                 });
             }
             PromptFor::ViewName(query) => self.view_named(query, text),
+            PromptFor::Tag(target) => self.tag_answered(target, text),
         }
     }
 

@@ -204,6 +204,8 @@ fn request_req(request: &mut EngineRequest) -> Option<&mut RequestId> {
         | R::Thread { req, .. }
         | R::Search { req, .. }
         | R::Count { req, .. }
+        | R::Tag { req, .. }
+        | R::Tags { req }
         | R::Ask { req, .. }
         | R::Open { req, .. }
         | R::SaveAttachment { req, .. }
@@ -227,6 +229,8 @@ fn event_req(event: &mut EngineEvent) -> Option<&mut RequestId> {
         | E::ThreadMessages { req, .. }
         | E::SearchResults { req, .. }
         | E::Counts { req, .. }
+        | E::Tagged { req, .. }
+        | E::TagList { req, .. }
         | E::Moved { req, .. }
         | E::Expunged { req, .. }
         | E::Flagged { req, .. }
@@ -243,6 +247,7 @@ fn event_req(event: &mut EngineEvent) -> Option<&mut RequestId> {
         | E::AttachmentSavedAs { req, .. } => Some(req),
         E::Error { req, .. } => req.as_mut(),
         E::ThreadList { .. }
+        | E::ThreadTags { .. }
         | E::Reveal { .. }
         | E::Progress(_)
         | E::NewMail { .. }

@@ -341,6 +341,10 @@ pub(super) fn send_threads(shared: &Shared) {
         first,
         complete: true,
     });
+    match shared.read(|e| e.thread_tags(None)) {
+        Ok(tags) => shared.emit(EngineEvent::ThreadTags { tags, every: true }),
+        Err(e) => shared.error(None, e),
+    }
 }
 
 /// Newest activity first; ties by id so the order is stable.

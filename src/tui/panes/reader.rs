@@ -306,16 +306,24 @@ pub fn scroll_to(line: usize, height: usize, total: usize) -> usize {
         .min(total.saturating_sub(height))
 }
 
-pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme, focused: bool) {
+pub fn render(
+    f: &mut Frame,
+    area: Rect,
+    state: &mut ReaderState,
+    tags: &[String],
+    theme: &Theme,
+    focused: bool,
+) {
     let fold = if state.fold { "folded" } else { "shown" };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(if focused { theme.focus } else { theme.border })
         .title(Span::styled(
             format!(
-                " {} ({}) ",
+                " {} ({}){} ",
                 one_line_for_terminal(&state.subject),
-                state.messages.len()
+                state.messages.len(),
+                tag_marks(tags)
             ),
             theme.title,
         ))
@@ -394,4 +402,11 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ReaderState, theme: &Theme,
         .take(state.height)
         .collect();
     f.render_widget(Paragraph::new(visible), inner);
+}
+
+/// ` +work +later`: tags as shown beside a subject.
+pub fn tag_marks(tags: &[String]) -> String {
+    tags.iter()
+        .map(|t| format!(" +{}", one_line_for_terminal(t)))
+        .collect()
 }

@@ -1,6 +1,7 @@
 //! The thread list, or the search results that replace it until they are cleared.
 
 use super::folders::{Chosen, FolderPicker};
+use super::reader::tag_marks;
 use crate::config::View;
 use crate::engine::handle::{sort_threads, RequestId};
 use crate::engine::{SearchHit, SearchOrder};
@@ -56,6 +57,8 @@ pub struct ThreadsState {
     pub offset: usize,
     /// Rows visible at the last draw, for paging.
     pub height: usize,
+    /// The tags on each thread's mail (threads without tags are absent).
+    pub tags: std::collections::HashMap<ThreadId, Vec<String>>,
 }
 
 impl ThreadsState {
@@ -311,7 +314,11 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ThreadsState, theme: &Theme
     for i in state.offset..state.offset + rows {
         let mut line = match &state.search {
             Some(s) => hit_row(&s.hits[i], width, theme),
-            None => thread_row(&state.threads[i], width, theme),
+            None => {
+                let t = &state.threads[i];
+                let tags = state.tags.get(&t.id).map_or(&[][..], |v| &v[..]);
+                thread_row(t, tags, width, theme)
+            }
         };
         if i == state.selected {
             line = line.patch_style(if focused {
@@ -326,7 +333,7 @@ pub fn render(f: &mut Frame, area: Rect, state: &mut ThreadsState, theme: &Theme
 }
 
 /// `2024-03-04 •@ Dana Whitfield  Roof leak over … (3)`
-fn thread_row(t: &ThreadSummary, width: usize, theme: &Theme) -> Line<'static> {
+fn thread_row(t: &ThreadSummary, tags: &[String], width: usize, theme: &Theme) -> Line<'static> {
     let marks = format!(
         "{}{}",
         if t.unread > 0 { '•' } else { ' ' },
@@ -334,9 +341,9 @@ fn thread_row(t: &ThreadSummary, width: usize, theme: &Theme) -> Line<'static> {
     );
     let sender = t.senders.last().cloned().unwrap_or_default();
     let count = if t.email_count() > 1 {
-        format!(" ({})", t.email_count())
+        format!("{} ({})", tag_marks(tags), t.email_count())
     } else {
-        String::new()
+        tag_marks(tags)
     };
     let style = if t.unread > 0 {
         theme.unread
@@ -361,7 +368,7 @@ fn hit_row(h: &SearchHit, width: usize, theme: &Theme) -> Line<'static> {
         "  ",
         &h.from,
         &h.subject,
-        "",
+        &tag_marks(&h.tags),
         width,
         theme.text,
         theme,
@@ -391,7 +398,11 @@ fn row(
         (width / 4).clamp(8, 18)
     };
     let fixed = date.chars().count() + 1 + 2 + sender_w + usize::from(sender_w > 0);
-    let subject_w = width.saturating_sub(fixed + count.chars().count());
+    // Tags and the count take at most a third of the row: the subject comes first.
+    let tail_w = count.chars().count().min(width / 3);
+    let count = fit(count, tail_w);
+    let count = count.as_str();
+    let subject_w = width.saturating_sub(fixed + tail_w);
     let mut spans = vec![
         Span::styled(format!("{date} "), theme.dim),
         Span::styled(marks.to_string(), theme.key),
