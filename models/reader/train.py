@@ -69,6 +69,8 @@ def main():
     ap.add_argument("--groups-per-step", type=int, default=3)
     ap.add_argument("--repeat", default="", help="listwise: per-source repeats per epoch, e.g. real=2")
     ap.add_argument("--cap", default="", help="listwise: per-source group caps, e.g. synthetic_null=1000")
+    ap.add_argument("--hard", type=int, default=0,
+                    help="listwise: of a group's negatives, up to this many are drawn from its `mined` ones (mine.py)")
     ap.add_argument("--init", default="", help="start from this model directory instead of the base model")
     a = ap.parse_args()
     if a.loss == "listwise":
@@ -169,9 +171,15 @@ def listwise(a):
             pos = list(g["pos"])
             srng.shuffle(pos)
             pos = pos[:1]
-            neg = [t for _, t in g["neg"]]
-            srng.shuffle(neg)
-            neg = neg[:a.group_size - len(pos)]
+            mined = [t for s, t in g["neg"] if s == "mined"]
+            rest = [t for s, t in g["neg"] if s != "mined"]
+            srng.shuffle(mined)
+            srng.shuffle(rest)
+            room = a.group_size - len(pos)
+            neg = mined[:min(a.hard, room)]
+            k = len(neg)
+            neg += rest[:room - k]
+            neg += mined[k:k + room - len(neg)]
             texts = pos + neg
             if not texts:
                 continue
