@@ -647,12 +647,9 @@ fn reading_and_flagging_rename_the_maildir_files() {
     let screen = tmux.wait_for("the folder list", 10, |s| {
         s.contains("Folders (Enter opens") && s.contains("mail/inbox") && s.contains("mail/sent")
     });
-    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("mail/")).collect();
-    let inbox_row = rows
-        .iter()
-        .position(|l| l.contains("mail/inbox"))
-        .expect("inbox");
-    for _ in 0..=inbox_row {
+    // The list starts on all mail; the saved views come before the folders.
+    let row_of = |name: &str| screen.lines().position(|l| l.contains(name)).expect(name);
+    for _ in row_of("All mail")..row_of("mail/inbox") {
         tmux.send(&["j"]);
     }
     tmux.send(&["Enter"]);
@@ -898,5 +895,81 @@ fn quoth_open_starts_the_ui_on_the_message() {
     });
     tmux.send(&["q"]);
     tmux.wait_for("the thread list", 10, |s| s.contains(" threads "));
+    quit(&tmux);
+}
+
+/// The count a folder-list row shows at its end (`3` or `1 unread / 3`: the
+/// total); None while it is not known yet.
+fn row_total(screen: &str, name: &str) -> Option<u64> {
+    let row = screen.lines().find(|l| l.contains(name))?;
+    let left = row.split('│').nth(1).unwrap_or(row);
+    left.split_whitespace().last()?.parse().ok()
+}
+
+#[test]
+fn a_flagged_message_shows_in_the_flagged_view_and_a_tagged_thread_in_its_search() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmux = ui_on_demo_copy(tmp.path(), "");
+    let config = tmp.path().join("no-accounts.toml");
+    tmux.wait_for("the thread list", 90, |s| {
+        s.contains("Threads (") && s.contains('•') && !s.contains("loading")
+    });
+    let counted = |tmux: &Tmux| {
+        tmux.send(&["c"]);
+        tmux.wait_for("the views' counts", 20, |s| {
+            row_total(s, "◇ Flagged").is_some()
+        })
+    };
+    let before = row_total(&counted(&tmux), "◇ Flagged").expect("counted");
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the thread list again", 10, |s| s.contains(" Threads ("));
+
+    // Flag the newest thread's latest message; the Flagged view counts it and lists it.
+    tmux.send(&["F"]);
+    tmux.wait_for("the flag", 20, |s| s.contains("flagged"));
+    let screen = counted(&tmux);
+    let after = row_total(&screen, "◇ Flagged").expect("counted");
+    assert!(after > before, "{before} → {after}:\n{screen}");
+    let row_of = |name: &str| screen.lines().position(|l| l.contains(name)).expect(name);
+    for _ in row_of("All mail")..row_of("◇ Flagged") {
+        tmux.send(&["j"]);
+    }
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the Flagged view", 20, |s| {
+        s.contains("View Flagged: is:flagged") && s.contains("found") && !s.contains("(0 found")
+    });
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the thread list again", 10, |s| s.contains(" Threads ("));
+
+    // Tag the newest thread; it shows on its row, and tag: finds its mail.
+    tmux.send(&["+"]);
+    tmux.wait_for("the tag prompt", 10, |s| s.contains("Tag the thread"));
+    tmux.type_text("kiln-work");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the tag on the row", 20, |s| {
+        s.contains("tags changed on") && s.contains("+kiln-work")
+    });
+    tmux.send(&["/"]);
+    tmux.type_text("tag:kiln-work");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the tagged mail", 20, |s| {
+        s.contains("Search: tag:kiln-work") && s.contains("found") && !s.contains("(0 found")
+    });
+    // The search kept as a view, in the config file.
+    tmux.send(&["V"]);
+    tmux.wait_for("the view name prompt", 10, |s| s.contains("Save view as"));
+    tmux.type_text("Kiln");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the view saved", 10, |s| {
+        s.contains("saved the view 'Kiln'")
+    });
+    let saved = std::fs::read_to_string(&config).expect("config");
+    assert!(
+        saved.contains("name = \"Kiln\"") && saved.contains("query = \"tag:kiln-work\""),
+        "{saved}"
+    );
     quit(&tmux);
 }
