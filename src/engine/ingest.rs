@@ -63,6 +63,9 @@ pub struct IngestReport {
     /// Jobs queued for stored mail that had none (after an interrupted run).
     pub reconciled: super::ReconcileReport,
     pub threads: usize,
+    /// New messages of muted threads, marked read and archived.
+    #[serde(default)]
+    pub muted: usize,
     pub seconds: f64,
 }
 
@@ -139,6 +142,7 @@ pub(super) fn run(
     report.threads = threads;
     report.rethreaded = rethreaded;
     report.indexed = added.len();
+    report.muted = engine.quiet_muted(&added)?;
     engine.store.set_documents_owed(false)?;
     report.reconciled = engine.reconcile_derived_work()?;
     super::privacy::make_private(&engine.data_dir).map_err(|e| StoreError::Sled(e.into()))?;

@@ -22,6 +22,7 @@ mod llm;
 mod memory;
 pub mod message_files;
 pub mod moves;
+pub mod muting;
 mod open;
 mod prepare;
 pub mod privacy;

@@ -266,6 +266,9 @@ async fn sync_account_once<A: EngineAccess>(
             Ok(())
         })?;
     }
+    // New mail of muted threads arrives read and archived; the server hears of it at
+    // the next sync.
+    access.write(|e| e.quiet_muted(&added))?;
     session.logout().await;
     Ok(())
 }

@@ -146,6 +146,7 @@ impl App {
             }
             Command::SaveView => self.save_view(),
             Command::Tag => self.tag(mode),
+            Command::Mute => self.mute(mode),
             Command::ToggleQuoted => {
                 if let Some(r) = self.reader.as_mut() {
                     r.fold = !r.fold;

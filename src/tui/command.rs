@@ -156,6 +156,8 @@ pub enum Command {
     SaveView,
     /// Add and remove tags on the thread selected or the message read.
     Tag,
+    /// Mute the thread (read, archived, and so its new replies) or unmute it.
+    Mute,
     /// Reply to the sender of the message (in the thread list, the thread's latest).
     Reply,
     /// Reply to the sender and everyone else on the message.
@@ -278,6 +280,7 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::Folders, "folders"),
     (Command::SaveView, "save_view"),
     (Command::Tag, "tag"),
+    (Command::Mute, "mute"),
     (Command::Reply, "reply"),
     (Command::ReplyAll, "reply_all"),
     (Command::Forward, "forward"),
@@ -379,6 +382,7 @@ impl Command {
             Command::Folders => "Folders",
             Command::SaveView => "Save the search as a view",
             Command::Tag => "Tag (+name -name)",
+            Command::Mute => "Mute or unmute the thread",
             Command::Reply => "Reply",
             Command::ReplyAll => "Reply to all",
             Command::Forward => "Forward",

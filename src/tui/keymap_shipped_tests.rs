@@ -32,7 +32,7 @@ fn required(mode: Mode) -> Vec<Command> {
     let global = [Search, JumpBack, JumpForward, Status, Sync, Help, Quit];
     let mail = [
         ToggleRead, ToggleFlag, Archive, Delete, Undo, Folders, Reply, ReplyAll, Forward, Compose,
-        Move, Pipe, Expunge, Tag,
+        Move, Pipe, Expunge, Tag, Mute,
     ];
     let mut v: Vec<Command> = match mode {
         Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane, SaveView]

@@ -102,14 +102,14 @@ impl App {
     }
 
     /// A flag the user set: undo sets it back.
-    fn user_flag(&mut self, key: MessageKey, flag: char, on: bool) {
+    pub(super) fn user_flag(&mut self, key: MessageKey, flag: char, on: bool) {
         let req = self.set_flag(key, flag, on);
         self.undo.action.insert(req);
         self.undo.steps.push(UndoStep::Flag { key, flag, on: !on });
     }
 
     /// A new action on mail: undo takes back this one, not the one before.
-    fn new_action(&mut self) {
+    pub(super) fn new_action(&mut self) {
         self.undo = UndoLog::default();
     }
 

@@ -83,10 +83,10 @@ pub(super) fn enter() -> AppEvent {
 #[test]
 fn a_key_bound_to_nothing_says_so() {
     let mut app = app(Theme::plain());
-    app.handle(key_event('Z'));
+    app.handle(key_event('X'));
     let screen = text(&draw(&mut app, 120, 40));
     assert!(
-        screen.contains("Z does nothing here (? lists the keys)"),
+        screen.contains("X does nothing here (? lists the keys)"),
         "{screen}"
     );
 }

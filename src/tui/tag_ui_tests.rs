@@ -108,3 +108,65 @@ fn a_bad_tag_name_is_refused_in_the_ui() {
     let screen = text(&draw(&mut app, 120, 40));
     assert!(screen.contains("'+a,b'"), "{screen}");
 }
+
+#[test]
+fn mute_tags_reads_and_archives_the_thread_and_a_second_press_unmutes() {
+    let mut app = app(Theme::plain());
+    let summary = app.threads.threads[0].clone();
+    assert!(
+        summary.unread > 0,
+        "the fixture's first thread has unread mail"
+    );
+    app.handle(key_event('Z'));
+    let requests = app.take_requests();
+    let tagged = requests.iter().any(|r| {
+        matches!(r, EngineRequest::Tag { target, add, remove, .. }
+            if *target == TagTarget::Thread(summary.id) && add == &["muted"] && remove.is_empty())
+    });
+    assert!(tagged, "{requests:?}");
+    let read: Vec<_> = requests
+        .iter()
+        .filter_map(|r| match r {
+            EngineRequest::SetFlag {
+                key,
+                flag: 'S',
+                on: true,
+                ..
+            } => Some(*key),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(read, summary.messages, "every message marked read");
+    let archived: Vec<_> = requests
+        .iter()
+        .filter_map(|r| match r {
+            EngineRequest::Move {
+                key,
+                target: crate::engine::moves::MoveTarget::Archive,
+                ..
+            } => Some(*key),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(archived, summary.messages, "every message archived");
+
+    app.handle(AppEvent::Engine(EngineEvent::ThreadTags {
+        tags: vec![(summary.id, vec!["muted".into()])],
+        every: false,
+    }));
+    app.handle(key_event('Z'));
+    let requests = app.take_requests();
+    assert!(
+        requests
+            .iter()
+            .any(|r| matches!(r, EngineRequest::Tag { add, remove, .. }
+            if add.is_empty() && remove == &["muted"])),
+        "{requests:?}"
+    );
+    assert!(
+        !requests
+            .iter()
+            .any(|r| matches!(r, EngineRequest::Move { .. })),
+        "unmuting moves nothing"
+    );
+}

@@ -6,6 +6,8 @@ use super::app::App;
 use super::keymap::Mode;
 use super::reader_actions::PromptFor;
 use crate::engine::handle::EngineRequest;
+use crate::engine::moves::MoveTarget;
+use crate::engine::muting::MUTED;
 use crate::engine::tagging::{TagReport, TagTarget};
 use crate::mail::model::ThreadId;
 use crate::store::tags::check_tag;
@@ -128,6 +130,61 @@ impl App {
             _ => self.status.note(fits.join(" ")),
         }
         true
+    }
+
+    /// `mute`: a muted thread's new mail arrives read and archived. Muting tags the
+    /// thread `muted`, marks it read and archives it; on a muted thread it unmutes.
+    pub(super) fn mute(&mut self, mode: Mode) {
+        let thread = match mode {
+            Mode::Reader => self.reader.as_ref().map(|r| r.thread),
+            _ if self.threads.picker.is_some() => None,
+            _ => self.threads.selected_thread(),
+        };
+        let Some(thread) = thread else {
+            return self.status.note("select a thread to mute it");
+        };
+        let target = TagTarget::Thread(thread);
+        let tag = vec![MUTED.to_string()];
+        let muted = self
+            .threads
+            .tags
+            .get(&thread)
+            .is_some_and(|t| t.iter().any(|x| x == MUTED));
+        if muted {
+            self.request(|req| EngineRequest::Tag {
+                req,
+                target,
+                add: Vec::new(),
+                remove: tag,
+            });
+            return self
+                .status
+                .note("unmuted: new replies arrive as other mail does");
+        }
+        self.request(|req| EngineRequest::Tag {
+            req,
+            target,
+            add: tag,
+            remove: Vec::new(),
+        });
+        let Some(summary) = self
+            .threads
+            .every_thread()
+            .iter()
+            .find(|t| t.id == thread)
+            .cloned()
+        else {
+            return;
+        };
+        self.new_action();
+        if summary.unread > 0 {
+            for key in &summary.messages {
+                self.user_flag(*key, 'S', true);
+            }
+        }
+        self.move_keys(summary.messages, MoveTarget::Archive);
+        self.status
+            .note("muted: the thread is archived, and its new replies arrive read there");
     }
 
     /// Tags changed on this UI's request.
