@@ -66,6 +66,13 @@ pub enum BenchWhat {
         #[arg(long)]
         work_dir: Option<PathBuf>,
     },
+    /// Mail state on a store: a flag change and a tag change until a count sees it
+    /// (50 messages, each undone after), and counting ten saved views. Flags are set
+    /// and cleared on the mail's own files: run it on a copy of a store you keep.
+    State {
+        #[arg(long)]
+        store: PathBuf,
+    },
     /// Warm `ask` latency (extractive answerer) p50/p95 over a question set, on a data
     /// directory that is already ingested and embedded.
     Ask {
@@ -177,6 +184,7 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             questions,
             passes,
         } => super::bench_ask::run(&store, &questions, passes, json),
+        BenchWhat::State { store } => super::bench_state::run(&store, json),
         BenchWhat::Serve { maildir, work_dir } => super::bench_serve::run(&maildir, work_dir, json),
         BenchWhat::Fusion { store, questions } => {
             super::bench_fusion::run(&store, &questions, json)
