@@ -82,11 +82,14 @@ pub fn run(data_dir: &Path, json: bool) -> Result<i32> {
         engine.tag_target(&TagTarget::Message(*key), &[], &tag)?;
     }
 
-    let count_views = || -> Result<f64> {
+    let mut per_view: Vec<Vec<f64>> = vec![Vec::new(); VIEWS.len()];
+    let mut count_views = || -> Result<f64> {
         let t = Instant::now();
-        for q in VIEWS {
+        for (i, q) in VIEWS.iter().enumerate() {
+            let v = Instant::now();
             engine.count(q, now)?;
             engine.count(&format!("({q}) AND is:unread"), now)?;
+            per_view[i].push(ms(v));
         }
         Ok(ms(t))
     };
@@ -95,6 +98,11 @@ pub fn run(data_dir: &Path, json: bool) -> Result<i32> {
     for _ in 0..20 {
         views_ms.push(count_views()?);
     }
+    let per_view: Vec<(&str, f64)> = VIEWS
+        .iter()
+        .zip(per_view)
+        .map(|(q, v)| (*q, median_p95(v).0))
+        .collect();
 
     let (flag50, flag95) = median_p95(flag_ms);
     let (tag50, tag95) = median_p95(tag_ms);
@@ -105,6 +113,7 @@ pub fn run(data_dir: &Path, json: bool) -> Result<i32> {
         "flag_to_count_ms": { "p50": flag50, "p95": flag95 },
         "tag_to_count_ms": { "p50": tag50, "p95": tag95 },
         "ten_views_counted_ms": { "first": first_views, "p50": views50, "p95": views95 },
+        "view_p50_ms": per_view.iter().map(|(q, m)| json!({ "query": q, "p50": m })).collect::<Vec<_>>(),
     });
     if json {
         print_json(&out)?;
@@ -115,6 +124,9 @@ pub fn run(data_dir: &Path, json: bool) -> Result<i32> {
         outln!(
             "10 views + unread counts: first {first_views:.1} ms  p50 {views50:.1} ms  p95 {views95:.1} ms"
         );
+        for (q, m) in &per_view {
+            outln!("  {m:>8.1} ms  {q}");
+        }
     }
     Ok(0)
 }
