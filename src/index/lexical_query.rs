@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::ops::Bound;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, EmptyQuery, Occur, PhraseQuery, Query as TQuery,
-    RangeQuery, TermQuery, TermSetQuery,
+    RangeQuery, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::Term;
@@ -80,10 +80,7 @@ fn sets_in<'q>(query: &'q Query, out: &mut Vec<&'q Query>) {
 
 /// A set of messages, as a query over their keys.
 fn key_set(keys: &[MessageKey], f: &Fields) -> Box<dyn TQuery> {
-    Box::new(TermSetQuery::new(
-        keys.iter()
-            .map(|k| Term::from_field_text(f.key, &k.to_hex())),
-    ))
+    super::key_set::key_set_query(keys, f.key)
 }
 
 /// The messages in `state`.
