@@ -36,6 +36,7 @@ mod drafts;
 mod front_ends;
 mod imap;
 mod mail;
+mod mail_state;
 mod requester;
 mod waiting;
 mod work;
@@ -570,46 +571,9 @@ fn serve(shared: &Shared, request: EngineRequest) {
             target,
             add,
             remove,
-        } => {
-            let result = shared.read(|e| {
-                let (report, thread) = e.tag_target(&target, &add, &remove)?;
-                Ok::<_, super::EngineError>((report, e.thread_tags(Some(&thread))?))
-            });
-            match result {
-                Ok((report, tags)) => {
-                    shared.emit(EngineEvent::ThreadTags { tags, every: false });
-                    shared.emit(EngineEvent::Tagged { req, report });
-                }
-                Err(e) => shared.error(Some(req), e),
-            }
-        }
-        EngineRequest::Tags { req } => match shared.read(|e| e.all_tags()) {
-            Ok(tags) => shared.emit(EngineEvent::TagList {
-                req,
-                tags: tags.into_iter().collect(),
-            }),
-            Err(e) => shared.error(Some(req), e),
-        },
-        EngineRequest::Count { req, queries } => {
-            let now = chrono::Utc::now().timestamp();
-            let counts = shared.read(|e| {
-                queries
-                    .iter()
-                    .map(|q| e.count(q, now).map(|n| n as u64))
-                    .collect::<Vec<_>>()
-            });
-            let mut out = Vec::with_capacity(counts.len());
-            for c in counts {
-                match c {
-                    Ok(n) => out.push(Ok(n)),
-                    Err(super::EngineError::Query(e)) => {
-                        out.push(Err(format!("invalid query: {e}")))
-                    }
-                    Err(e) => return shared.error(Some(req), e),
-                }
-            }
-            shared.emit(EngineEvent::Counts { req, counts: out });
-        }
+        } => mail_state::tag(shared, req, &target, &add, &remove),
+        EngineRequest::Tags { req } => mail_state::tags(shared, req),
+        EngineRequest::Count { req, queries } => mail_state::count(shared, req, &queries),
         EngineRequest::Search {
             req,
             query,

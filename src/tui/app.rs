@@ -385,71 +385,16 @@ impl App {
                 self.in_flight.remove(&req);
                 self.draft_discarded(req);
             }
-            EngineEvent::Counts { req, counts } => self.counts_arrived(req, counts),
-            EngineEvent::Tagged { req, report } => {
-                if self.in_flight.remove(&req) {
-                    self.tagged(report);
-                }
-            }
-            EngineEvent::ThreadTags { tags, every } => self.thread_tags(tags, every),
-            EngineEvent::TagList { req, tags } => {
-                self.in_flight.remove(&req);
-                self.known_tags = tags.into_iter().map(|(t, _)| t).collect();
-            }
+            ev @ (EngineEvent::Counts { .. }
+            | EngineEvent::Tagged { .. }
+            | EngineEvent::ThreadTags { .. }
+            | EngineEvent::TagList { .. }) => self.on_state_event(ev),
             EngineEvent::SearchResults { req, query, hits } => {
-                self.in_flight.remove(&req);
-                if let Some(s) = self.threads.search.as_mut().filter(|s| s.req == req) {
-                    s.query = query;
-                    s.hits = hits;
-                    s.pending = false;
-                    self.threads.select(0);
-                } else if let Some(s) = self.threads.search.as_mut().filter(|s| s.more == Some(req))
-                {
-                    // The next page: the selection stays on the hit it was on.
-                    let on = s.hits.get(self.threads.selected).map(|h| h.key.clone());
-                    s.hits = hits;
-                    s.more = None;
-                    let at = on
-                        .and_then(|k| s.hits.iter().position(|h| h.key == k))
-                        .unwrap_or(0);
-                    self.threads.select(at);
-                }
+                self.search_results(req, query, hits)
             }
-            EngineEvent::AnswerRewrite { req, text } => {
-                if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
-                    t.rewrite = Some(text);
-                }
-            }
-            EngineEvent::AnswerDelta { req, text } => {
-                if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
-                    t.draft.push_str(&text);
-                }
-            }
-            EngineEvent::Answer {
-                req,
-                outcome,
-                conversation,
-            } => {
-                self.in_flight.remove(&req);
-                if let Some(t) = self.chat.turns.last_mut().filter(|t| t.req == req) {
-                    t.outcome = Some(outcome);
-                    self.chat.conversation = conversation;
-                    self.chat.scroll_back = 0;
-                    self.evidence.reset();
-                    let cited = !self.citations().is_empty();
-                    if cited {
-                        self.load_citation(0);
-                    }
-                    // Unless the next question is being typed, the answer's keys
-                    // (digits for citations, ? for help) work at once.
-                    if self.layout.focus == Pane::Chat && self.chat.input_is_empty() {
-                        self.leave_chat();
-                        if cited {
-                            self.status.note("digits open the citations · i asks again");
-                        }
-                    }
-                }
-            }
+            ev @ (EngineEvent::AnswerRewrite { .. }
+            | EngineEvent::AnswerDelta { .. }
+            | EngineEvent::Answer { .. }) => self.on_answer_event(ev),
             EngineEvent::Page { req, page } => {
                 self.in_flight.remove(&req);
                 if self.evidence.pending == Some(req) {

@@ -13,6 +13,7 @@
 //! synthetic keys and a `TestBackend` instead of a terminal.
 
 mod actions;
+mod answer_events;
 pub mod app;
 pub mod command;
 mod compose_flow;

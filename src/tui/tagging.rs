@@ -1,11 +1,12 @@
 //! Tags from the UI: `tag` asks for `+name -name` words (Tab completes a name from
 //! the tags in use) and tags the thread selected, or the message read or the search
 //! hit selected. The tags of each thread show in the list and the reader's title.
+//! `mute` quiets a thread; the engine's answers about tags and view counts land here.
 
 use super::app::App;
 use super::keymap::Mode;
 use super::reader_actions::PromptFor;
-use crate::engine::handle::EngineRequest;
+use crate::engine::handle::{EngineEvent, EngineRequest};
 use crate::engine::moves::MoveTarget;
 use crate::engine::muting::MUTED;
 use crate::engine::tagging::{TagReport, TagTarget};
@@ -185,6 +186,22 @@ impl App {
         self.move_keys(summary.messages, MoveTarget::Archive);
         self.status
             .note("muted: the thread is archived, and its new replies arrive read there");
+    }
+
+    /// Events about tags and view counts.
+    pub(super) fn on_state_event(&mut self, ev: EngineEvent) {
+        match ev {
+            EngineEvent::Counts { req, counts } => self.counts_arrived(req, counts),
+            EngineEvent::Tagged { req, report } if self.in_flight.remove(&req) => {
+                self.tagged(report)
+            }
+            EngineEvent::ThreadTags { tags, every } => self.thread_tags(tags, every),
+            EngineEvent::TagList { req, tags } => {
+                self.in_flight.remove(&req);
+                self.known_tags = tags.into_iter().map(|(t, _)| t).collect();
+            }
+            _ => {}
+        }
     }
 
     /// Tags changed on this UI's request.

@@ -1,7 +1,8 @@
-//! Saved views in the UI: listed in the folder view with counts the engine gives
-//! for their queries (asked again while the list is open and mail changes), opened
-//! as a search in the view's order, and made from the search listed (`save_view`),
-//! kept in config.toml.
+//! Searches and saved views in the UI: a search run and its hits (each page of them)
+//! listed; views listed in the folder view with counts the engine gives for their
+//! queries (asked again while the list is open and mail changes), opened as a search
+//! in the view's order, and made from the search listed (`save_view`), kept in
+//! config.toml.
 
 use super::app::App;
 use super::command::Pane;
@@ -9,7 +10,7 @@ use super::panes::threads::SearchResults;
 use super::reader_actions::PromptFor;
 use crate::config::{View, ViewSort};
 use crate::engine::handle::{EngineRequest, RequestId};
-use crate::engine::SearchOrder;
+use crate::engine::{SearchHit, SearchOrder};
 
 impl App {
     /// Opens the folder view and asks for the saved views' counts.
@@ -87,6 +88,26 @@ impl App {
         }));
         self.reader = None;
         self.layout.focus_on(Pane::Threads);
+    }
+
+    /// A search's hits arrived: the first page, or the next one of the list shown.
+    pub(super) fn search_results(&mut self, req: RequestId, query: String, hits: Vec<SearchHit>) {
+        self.in_flight.remove(&req);
+        if let Some(s) = self.threads.search.as_mut().filter(|s| s.req == req) {
+            s.query = query;
+            s.hits = hits;
+            s.pending = false;
+            self.threads.select(0);
+        } else if let Some(s) = self.threads.search.as_mut().filter(|s| s.more == Some(req)) {
+            // The next page: the selection stays on the hit it was on.
+            let on = s.hits.get(self.threads.selected).map(|h| h.key.clone());
+            s.hits = hits;
+            s.more = None;
+            let at = on
+                .and_then(|k| s.hits.iter().position(|h| h.key == k))
+                .unwrap_or(0);
+            self.threads.select(at);
+        }
     }
 
     /// `save_view`: asks for a name for the search listed.
