@@ -268,7 +268,9 @@ async fn sync_account_once<A: EngineAccess>(
     }
     // New mail of muted threads arrives read and archived; the server hears of it at
     // the next sync.
-    access.write(|e| e.quiet_muted(&added))?;
+    if !added.is_empty() {
+        access.write(|e| e.quiet_muted(&added))?;
+    }
     session.logout().await;
     Ok(())
 }
