@@ -27,7 +27,7 @@ impl Engine {
         let tag = [MUTED.to_string()];
         let mut quieted = 0;
         for key in added {
-            if already.contains(key) || self.store.message(key)?.is_none() {
+            if already.contains(key) || !self.store.contains_message(key)? {
                 continue;
             }
             if !muted_threads.contains(&self.thread_id(key)?) {

@@ -74,7 +74,7 @@ impl Engine {
         }
         let mut by_thread: HashMap<ThreadId, BTreeSet<String>> = HashMap::new();
         for (key, tags) in self.tags.tagged()? {
-            if self.store.message(&key)?.is_none() {
+            if !self.store.contains_message(&key)? {
                 continue;
             }
             by_thread
