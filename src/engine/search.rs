@@ -92,8 +92,8 @@ impl Engine {
     pub(super) fn mail_states(&self, query: &Query) -> Result<StateSets> {
         Ok(StateSets::of(
             query,
-            |state| self.store.keys_in_state(state),
-            |tag| self.tags.keys_tagged(tag),
+            |state| self.store.state_set(state),
+            |tag| self.tags.tag_set(tag),
         )?)
     }
 

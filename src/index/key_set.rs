@@ -1,100 +1,156 @@
-//! A set of messages as a query over their keys (`is:` and `tag:` terms). The set's
-//! term automaton is the costly part, built from every key of the set each time a
-//! plain term-set query runs; here it is built once per distinct set and kept (a
-//! few recent sets, by the blake3 hash of their keys), so counting saved views and
-//! listing them do not build it again while the set has not changed.
+//! A set of messages as a query over the index (`is:` and `tag:` terms). A segment
+//! never changes, so each segment's message keys (one per document) are read once
+//! from its key field and kept; the documents of a set in a segment are then found
+//! once for each content of the set (its [`KeySet::id`]) and kept too. Counting the
+//! saved views again, or after one flag changed, is a pass over a few bitsets.
 
 use crate::mail::model::MessageKey;
+use crate::store::live_sets::KeySet;
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
-use tantivy::query::{AutomatonWeight, EnableScoring, Query, Weight};
-use tantivy::schema::Field;
-use tantivy_fst::raw::CompiledAddr;
-use tantivy_fst::{Automaton, Map};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tantivy::index::SegmentId;
+use tantivy::query::{
+    BitSetDocSet, ConstScorer, EnableScoring, Explanation, Query, Scorer, Weight,
+};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::BitSet;
+use tantivy::{DocId, DocSet, Score, SegmentReader, TantivyError};
 
-/// Sets kept: one per state and tag a user's views ask for is plenty.
-const KEPT: usize = 16;
+/// Segments whose keys are kept: more than an index has at once.
+const KEPT_SEGMENTS: usize = 64;
+/// Matches kept, each one (segment, set content): every view's sets over every
+/// segment, with room for the contents a flag change leaves behind.
+const KEPT_MATCHES: usize = 512;
 
-/// The keys of a set, as the automaton the key field's term dictionary is read with.
-pub struct KeyAutomaton(Map<Vec<u8>>);
+/// Each document's message key in one segment (None: a document without one).
+type SegmentKeys = Vec<Option<MessageKey>>;
 
-impl Automaton for KeyAutomaton {
-    type State = Option<CompiledAddr>;
+struct Kept<K, V> {
+    entries: VecDeque<(K, Arc<V>)>,
+}
 
-    fn start(&self) -> Self::State {
-        Some(self.0.as_ref().root().addr())
+impl<K: PartialEq, V> Kept<K, V> {
+    const fn new() -> Self {
+        Self {
+            entries: VecDeque::new(),
+        }
     }
 
-    fn is_match(&self, state: &Self::State) -> bool {
-        state.is_some_and(|s| self.0.as_ref().node(s).is_final())
+    fn get(&self, key: &K) -> Option<Arc<V>> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
     }
 
-    fn accept(&self, state: &Self::State, byte: u8) -> Self::State {
-        let node = self.0.as_ref().node((*state)?);
-        let transition = node.find_input(byte)?;
-        Some(node.transition_addr(transition))
-    }
-
-    fn can_match(&self, state: &Self::State) -> bool {
-        state.is_some()
+    fn put(&mut self, key: K, value: Arc<V>, cap: usize) {
+        self.entries.push_front((key, value));
+        self.entries.truncate(cap);
     }
 }
 
-/// The messages of a set, matched by their key field.
+static SEGMENTS: Mutex<Kept<(SegmentId, Field), SegmentKeys>> = Mutex::new(Kept::new());
+static MATCHES: Mutex<Kept<(SegmentId, Field, u64), BitSet>> = Mutex::new(Kept::new());
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The messages of `set`, matched by the key field `field` (keys as lower-case hex,
+/// as the index stores them).
+pub fn key_set_query(set: Arc<KeySet>, field: Field) -> Box<dyn Query> {
+    Box::new(KeySetQuery { field, set })
+}
+
 #[derive(Clone)]
-pub struct KeySetQuery {
+struct KeySetQuery {
     field: Field,
-    automaton: Arc<KeyAutomaton>,
+    set: Arc<KeySet>,
 }
 
 impl std::fmt::Debug for KeySetQuery {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "KeySetQuery({} keys)", self.automaton.0.len())
+        write!(f, "KeySetQuery({} keys)", self.set.len())
     }
 }
 
 impl Query for KeySetQuery {
     fn weight(&self, _scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        Ok(Box::new(AutomatonWeight::<KeyAutomaton>::new(
-            self.field,
-            self.automaton.clone(),
-        )))
+        Ok(Box::new(self.clone()))
     }
 }
 
-type Kept = VecDeque<([u8; 32], Arc<KeyAutomaton>)>;
-
-static KEPT_SETS: Mutex<Kept> = Mutex::new(VecDeque::new());
-
-/// The query of the messages `keys` on the key field `field` (keys as lower-case
-/// hex, as the index stores them).
-pub fn key_set_query(keys: &[MessageKey], field: Field) -> Box<dyn Query> {
-    let mut hex: Vec<String> = keys.iter().map(|k| k.to_hex()).collect();
-    hex.sort_unstable();
-    hex.dedup();
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(&field.field_id().to_le_bytes());
-    for h in &hex {
-        hasher.update(h.as_bytes());
-        hasher.update(b"\n");
+impl Weight for KeySetQuery {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        let docs = matches(reader, self.field, &self.set)?;
+        Ok(Box::new(ConstScorer::new(
+            BitSetDocSet::from(BitSet::clone(&docs)),
+            boost,
+        )))
     }
-    let id: [u8; 32] = hasher.finalize().into();
-    let mut kept = KEPT_SETS.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(at) = kept.iter().position(|(k, _)| *k == id) {
-        if let Some(entry) = kept.remove(at) {
-            let automaton = entry.1.clone();
-            kept.push_front(entry);
-            return Box::new(KeySetQuery { field, automaton });
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        let mut scorer = self.scorer(reader, 1.0)?;
+        if scorer.seek(doc) == doc {
+            Ok(Explanation::new("KeySetQuery", 1.0))
+        } else {
+            Err(TantivyError::InvalidArgument(
+                "the document is not in the set".to_string(),
+            ))
         }
     }
-    // The keys are sorted and distinct, which is all building asks for.
-    let Ok(map) = Map::from_iter(hex.iter().map(|h| (h.as_bytes(), 0u64))) else {
-        return Box::new(tantivy::query::EmptyQuery);
-    };
-    let automaton = Arc::new(KeyAutomaton(map));
-    kept.push_front((id, automaton.clone()));
-    kept.truncate(KEPT);
-    Box::new(KeySetQuery { field, automaton })
+}
+
+/// The documents of `set` in a segment.
+fn matches(reader: &SegmentReader, field: Field, set: &KeySet) -> tantivy::Result<Arc<BitSet>> {
+    let id = (reader.segment_id(), field, set.id());
+    if let Some(found) = lock(&MATCHES).get(&id) {
+        return Ok(found);
+    }
+    let keys = segment_keys(reader, field)?;
+    let mut docs = BitSet::with_max_value(reader.max_doc());
+    for (doc, key) in keys.iter().enumerate() {
+        if key.is_some_and(|k| set.contains(&k)) {
+            docs.insert(doc as DocId);
+        }
+    }
+    let docs = Arc::new(docs);
+    lock(&MATCHES).put(id, docs.clone(), KEPT_MATCHES);
+    Ok(docs)
+}
+
+/// Each document's key in a segment, read from the key field's terms.
+fn segment_keys(reader: &SegmentReader, field: Field) -> tantivy::Result<Arc<SegmentKeys>> {
+    let id = (reader.segment_id(), field);
+    if let Some(found) = lock(&SEGMENTS).get(&id) {
+        return Ok(found);
+    }
+    let mut keys: SegmentKeys = vec![None; reader.max_doc() as usize];
+    let inverted = reader.inverted_index(field)?;
+    let mut terms = inverted.terms().stream()?;
+    while terms.advance() {
+        let key = std::str::from_utf8(terms.key())
+            .ok()
+            .and_then(MessageKey::from_hex);
+        let Some(key) = key else { continue };
+        let mut postings =
+            inverted.read_block_postings_from_terminfo(terms.value(), IndexRecordOption::Basic)?;
+        loop {
+            let docs = postings.docs();
+            if docs.is_empty() {
+                break;
+            }
+            for &doc in docs {
+                if let Some(slot) = keys.get_mut(doc as usize) {
+                    *slot = Some(key);
+                }
+            }
+            postings.advance();
+        }
+    }
+    let keys = Arc::new(keys);
+    lock(&SEGMENTS).put(id, keys.clone(), KEPT_SEGMENTS);
+    Ok(keys)
 }
 
 #[cfg(test)]
@@ -102,31 +158,44 @@ mod tests {
     use super::*;
     use tantivy::collector::Count;
     use tantivy::schema::{Schema, STRING};
-    use tantivy::{doc, Index};
+    use tantivy::{doc, Index, Term};
 
     #[test]
-    fn a_set_matches_exactly_its_keys_and_a_changed_set_is_built_anew() {
+    fn a_set_matches_exactly_its_keys_across_segments_and_deletes() {
         let mut schema = Schema::builder();
         let key = schema.add_text_field("key", STRING);
         let index = Index::create_in_ram(schema.build());
         let keys: Vec<MessageKey> = (0u8..6).map(|i| MessageKey([i; 16])).collect();
         let mut writer = index.writer(15_000_000).expect("writer");
-        for k in &keys {
+        for (i, k) in keys.iter().enumerate() {
             writer.add_document(doc!(key => k.to_hex())).expect("add");
+            if i == 2 {
+                writer.commit().expect("first segment");
+            }
         }
+        // Two copies of one message count twice, as the index holds each copy.
+        writer
+            .add_document(doc!(key => keys[4].to_hex()))
+            .expect("copy");
+        writer.add_document(doc!(key => "not a key")).expect("odd");
         writer.commit().expect("commit");
-        let searcher = index.reader().expect("reader").searcher();
-        let count = |set: &[MessageKey]| {
-            searcher
-                .search(key_set_query(set, key).as_ref(), &Count)
+        let reader = index.reader().expect("reader");
+        let count = |set: &KeySet| {
+            reader
+                .searcher()
+                .search(key_set_query(Arc::new(set.clone()), key).as_ref(), &Count)
                 .expect("search")
         };
-        assert_eq!(count(&keys[..2]), 2);
-        assert_eq!(count(&keys[..2]), 2, "the kept set answers the same");
-        assert_eq!(count(&keys[..3]), 3, "one key more: another set");
-        assert_eq!(count(&[keys[5], keys[5], keys[1]]), 2);
-        assert_eq!(count(&[]), 0);
-        let unknown = MessageKey([0xee; 16]);
-        assert_eq!(count(&[unknown, keys[4]]), 1);
+        let first_two = KeySet::new(keys[..2].iter().copied());
+        assert_eq!(count(&first_two), 2);
+        assert_eq!(count(&first_two), 2, "the kept matches answer the same");
+        assert_eq!(count(&KeySet::new([keys[1], keys[4]])), 3);
+        assert_eq!(count(&KeySet::default()), 0);
+        assert_eq!(count(&KeySet::new([MessageKey([0xee; 16]), keys[5]])), 1);
+
+        writer.delete_term(Term::from_field_text(key, &keys[1].to_hex()));
+        writer.commit().expect("delete");
+        reader.reload().expect("reload");
+        assert_eq!(count(&first_two), 1, "a deleted document leaves the count");
     }
 }

@@ -5,11 +5,12 @@
 //! store ([`StateSets`]), so it is exact however recently a flag changed.
 
 use super::lexical::{Fields, LexicalIndex};
-use crate::mail::model::MessageKey;
 use crate::mail::state::MailState;
 use crate::query::syntax::{Query, TextField};
+use crate::store::live_sets::KeySet;
 use std::collections::HashMap;
 use std::ops::Bound;
+use std::sync::Arc;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, EmptyQuery, Occur, PhraseQuery, Query as TQuery,
     RangeQuery, TermQuery,
@@ -31,20 +32,20 @@ pub fn compile(query: &Query, index: &LexicalIndex, states: &StateSets) -> Box<d
 /// unread, left out.
 #[derive(Debug, Default)]
 pub struct StateSets {
-    states: HashMap<MailState, Vec<MessageKey>>,
-    tags: HashMap<String, Vec<MessageKey>>,
+    states: HashMap<MailState, Arc<KeySet>>,
+    tags: HashMap<String, Arc<KeySet>>,
 }
 
 impl StateSets {
-    /// The sets `query` needs, from `keys_in` (the store's [`keys_in_state`]) and
-    /// `tagged` (the tags' [`keys_tagged`]).
+    /// The sets `query` needs, from `keys_in` (the store's [`state_set`]) and
+    /// `tagged` (the tags' [`tag_set`]).
     ///
-    /// [`keys_in_state`]: crate::store::Store::keys_in_state
-    /// [`keys_tagged`]: crate::store::tags::Tags::keys_tagged
+    /// [`state_set`]: crate::store::Store::state_set
+    /// [`tag_set`]: crate::store::tags::Tags::tag_set
     pub fn of<E>(
         query: &Query,
-        mut keys_in: impl FnMut(MailState) -> Result<Vec<MessageKey>, E>,
-        mut tagged: impl FnMut(&str) -> Result<Vec<MessageKey>, E>,
+        mut keys_in: impl FnMut(MailState) -> Result<Arc<KeySet>, E>,
+        mut tagged: impl FnMut(&str) -> Result<Arc<KeySet>, E>,
     ) -> Result<Self, E> {
         let mut sets = Self::default();
         let mut wanted = Vec::new();
@@ -78,21 +79,18 @@ fn sets_in<'q>(query: &'q Query, out: &mut Vec<&'q Query>) {
     }
 }
 
-/// A set of messages, as a query over their keys.
-fn key_set(keys: &[MessageKey], f: &Fields) -> Box<dyn TQuery> {
-    super::key_set::key_set_query(keys, f.key)
+/// A set of messages, as a query over their keys (no set: no messages).
+fn key_set(set: Option<&Arc<KeySet>>, f: &Fields) -> Box<dyn TQuery> {
+    match set {
+        Some(set) => super::key_set::key_set_query(set.clone(), f.key),
+        None => Box::new(EmptyQuery),
+    }
 }
 
 /// The messages in `state`.
 fn in_state(state: MailState, sets: &StateSets, f: &Fields) -> Box<dyn TQuery> {
     let kept = state.complement().unwrap_or(state);
-    let set = key_set(
-        sets.states
-            .get(&kept)
-            .map(Vec::as_slice)
-            .unwrap_or_default(),
-        f,
-    );
+    let set = key_set(sets.states.get(&kept), f);
     match state.complement() {
         Some(_) => negate(set),
         None => set,
@@ -120,10 +118,7 @@ fn compile_opt(query: &Query, idx: &LexicalIndex, states: &StateSets) -> Option<
             IndexRecordOption::Basic,
         ))),
         Query::Is(state) => Some(in_state(*state, states, &f)),
-        Query::Tag(name) => Some(key_set(
-            states.tags.get(name).map(Vec::as_slice).unwrap_or_default(),
-            &f,
-        )),
+        Query::Tag(name) => Some(key_set(states.tags.get(name), &f)),
         Query::Not(inner) => Some(negate(compile(inner, idx, states))),
         Query::And(children) => {
             let mut clauses: Vec<(Occur, Box<dyn TQuery>)> = Vec::new();

@@ -71,6 +71,8 @@ pub struct Store {
     embed_chunks: sled::Tree,
     /// Messages by state (unread, flagged...), for `is:` in queries.
     mail_states: sled::Tree,
+    /// The state sets read so far, kept in step with `mail_states`.
+    live_states: std::sync::Arc<super::live_sets::LiveSets<crate::mail::state::MailState>>,
     attach: attachments::AttachTrees,
 }
 
@@ -106,6 +108,7 @@ impl Store {
             attachments: db.open_tree("attachments")?,
             embed_chunks: db.open_tree("embed_chunks")?,
             mail_states: db.open_tree("mail_states")?,
+            live_states: Default::default(),
             attach: attachments::AttachTrees::open(&db)?,
             db,
         };
@@ -271,7 +274,7 @@ impl Store {
         let mut facts = sled::Batch::default();
         let mut attachments = sled::Batch::default();
         let mut embed_chunks = sled::Batch::default();
-        let mut states = sled::Batch::default();
+        let mut states = Vec::new();
         for item in batch {
             let key = item.message.key;
             messages.insert(&key.0, encode(item.message));
@@ -302,7 +305,7 @@ impl Store {
         self.facts.apply_batch(facts)?;
         self.attachments.apply_batch(attachments)?;
         self.msgids.apply_batch(msgids)?;
-        self.mail_states.apply_batch(states)?;
+        self.write_states(&states)?;
         self.messages.apply_batch(messages)?;
         Ok(())
     }

@@ -5,6 +5,7 @@ pub mod file_renames;
 pub mod imap_appends;
 pub mod imap_changes;
 pub mod jobs;
+pub mod live_sets;
 pub mod records;
 pub mod sync_state;
 pub mod tags;

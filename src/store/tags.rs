@@ -5,9 +5,11 @@
 //! content's hash, which a rebuild gives it again.
 
 use super::db::Result;
+use super::live_sets::{KeySet, LiveSets};
 use crate::mail::model::MessageKey;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Why a tag name cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -52,6 +54,8 @@ pub struct Tags {
     by_tag: sled::Tree,
     /// Message key to its tags, sorted, joined by newlines.
     of_message: sled::Tree,
+    /// The tags' sets of messages read so far, kept in step with `by_tag`.
+    live: Arc<LiveSets<String>>,
 }
 
 impl Tags {
@@ -64,6 +68,7 @@ impl Tags {
         Ok(Self {
             by_tag: db.open_tree("by_tag")?,
             of_message: db.open_tree("of_message")?,
+            live: Default::default(),
             _db: db,
         })
     }
@@ -98,13 +103,17 @@ impl Tags {
                 continue;
             }
             let mut by_tag = sled::Batch::default();
+            let mut changes = Vec::new();
             for gone in before.iter().filter(|t| !after.contains(t)) {
                 by_tag.remove(entry(gone, key));
+                changes.push((gone.clone(), *key, false));
             }
             for new in after.iter().filter(|t| !before.contains(t)) {
                 by_tag.insert(entry(new, key), &[]);
+                changes.push((new.clone(), *key, true));
             }
-            self.by_tag.apply_batch(by_tag)?;
+            self.live
+                .write(&changes, || self.by_tag.apply_batch(by_tag))?;
             if after.is_empty() {
                 self.of_message.remove(key.0)?;
             } else {
@@ -113,6 +122,11 @@ impl Tags {
             changed += 1;
         }
         Ok(changed)
+    }
+
+    /// The messages carrying a tag, as queries read them.
+    pub fn tag_set(&self, tag: &str) -> Result<Arc<KeySet>> {
+        self.live.get(&tag.to_string(), || self.keys_tagged(tag))
     }
 
     /// The messages carrying a tag.
