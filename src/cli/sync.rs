@@ -107,6 +107,7 @@ fn print_report(report: &SyncReport) {
             for (n, what) in [
                 (f.quarantined, "quarantined"),
                 (f.flags_changed, "flag changes"),
+                (f.tags_changed, "tag changes"),
                 (f.expunged, "expunged"),
                 (f.removed, "removed"),
             ] {

@@ -18,6 +18,7 @@ pub mod flags;
 pub mod handle;
 mod ingest;
 mod ingest_batch;
+mod keyword_sync;
 mod llm;
 mod memory;
 pub mod message_files;

@@ -33,7 +33,7 @@ impl Engine {
             if !muted_threads.contains(&self.thread_id(key)?) {
                 continue;
             }
-            self.tags.change(std::slice::from_ref(key), &tag, &[])?;
+            self.change_tags(std::slice::from_ref(key), &tag, &[])?;
             self.set_flag(key, 'S', true)?;
             // Mail whose source has no folders to move between (an mbox, a single
             // file) stays where it is, read and tagged.

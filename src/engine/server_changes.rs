@@ -1,5 +1,5 @@
-//! Changes made in Quoth sent to an IMAP server at the start of a sync: flags
-//! and moves (`imap_pending`), expunges of an emptied trash, and messages to
+//! Changes made in Quoth sent to an IMAP server at the start of a sync: flags,
+//! keywords and moves (`imap_pending`), expunges of an emptied trash, and messages to
 //! append (sent copies and drafts, `imap_appends`). The folders they touch are
 //! synced next, move targets first, so a message is never dropped on the way.
 
@@ -88,6 +88,13 @@ pub(super) async fn send_changes(
             continue;
         }
         touched.sources.insert(folder.clone());
+        let keywords_kept = status.is_some_and(|st| st.keywords);
+        if !keywords_kept && items.iter().any(|(_, c)| has_keywords(c)) {
+            refuse(
+                report,
+                "the folder keeps no keywords of a client's own: its tags stay in Quoth".into(),
+            );
+        }
         // Mail to be removed for good (an emptied trash): marked `\Deleted` with
         // the other changes, then expunged together.
         let mut expunge = Vec::new();
@@ -95,7 +102,7 @@ pub(super) async fn send_changes(
             if change.add.contains(DELETED) {
                 expunge.push(at.uid);
             }
-            let sent = send_change(session, &at, &change, &mut made).await;
+            let sent = send_change(session, &at, &change, keywords_kept, &mut made).await;
             match sent {
                 Ok(()) => report.changes_sent += 1,
                 Err(ImapError::Protocol {
@@ -177,15 +184,27 @@ pub(super) async fn send_appends(
     Ok(())
 }
 
+fn has_keywords(change: &PendingChange) -> bool {
+    !change.keywords_add.is_empty() || !change.keywords_remove.is_empty()
+}
+
+/// Sends one UID's change: flags, keywords (where the folder keeps them), then
+/// the move.
 async fn send_change(
     session: &mut ImapSession,
     at: &ImapRef,
     change: &PendingChange,
+    keywords_kept: bool,
     made: &mut BTreeSet<String>,
 ) -> std::result::Result<(), ImapError> {
     session
         .store_flags(at.uid, &change.add, &change.remove)
         .await?;
+    if keywords_kept {
+        session
+            .store_keywords(at.uid, &change.keywords_add, &change.keywords_remove)
+            .await?;
+    }
     if let Some(to) = &change.move_to {
         if !made.contains(to) {
             session.create_folder(to).await?;

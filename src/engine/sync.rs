@@ -16,11 +16,12 @@
 use super::access::EngineAccess;
 use super::ingest::{rethread_and_index, AddedDocuments};
 use super::ingest_batch::{commit_mails, prepare_mails, MailOutcome};
+use super::keyword_sync::ServerKeywords;
 use super::server_changes::{send_appends, send_changes};
 use super::{Engine, EngineError, Result};
 use crate::mail::identity::content_key;
 use crate::mail::model::MessageKey;
-use crate::source::imap::{connect, AccountConfig, ImapError, ImapSession};
+use crate::source::imap::{connect, AccountConfig, FlagsOf, ImapError, ImapSession};
 use crate::source::{RawMail, SourceLocation};
 use crate::store::imap_changes::ImapChanges;
 use crate::store::sync_state::{FolderCursor, ImapRef, SyncState, UidEntry};
@@ -66,6 +67,8 @@ pub struct FolderReport {
     pub known: usize,
     pub quarantined: usize,
     pub flags_changed: usize,
+    /// Messages whose tags changed as keywords were added or removed on the server.
+    pub tags_changed: usize,
     pub expunged: usize,
     /// Messages removed from the store (no folder or local file holds them now).
     pub removed: usize,
@@ -333,11 +336,22 @@ async fn sync_folder<A: EngineAccess>(
     if cursor.last_uid > 0 && !unchanged {
         let since = cursor.highest_modseq.filter(|_| session.condstore());
         let changes = session.flags(folder, cursor.last_uid, since).await?;
-        let updates = flag_updates(&local, changes);
+        let updates = flag_updates(&local, &changes);
         if !updates.is_empty() {
             rep.flags_changed = updates.len();
             access.write(|e| e.apply_flags(state, acct, folder, &updates))?;
         }
+        let keywords: Vec<ServerKeywords> = changes
+            .into_iter()
+            .filter_map(|c| {
+                Some(ServerKeywords {
+                    key: local.get(&c.uid)?.key,
+                    uid: c.uid,
+                    keywords: c.keywords,
+                })
+            })
+            .collect();
+        rep.tags_changed += access.write(|e| e.read_server_keywords(acct, folder, &keywords))?;
     }
 
     // New UIDs, and any below the cursor that the map lacks (a server that
@@ -430,7 +444,7 @@ async fn fetch_batch<A: EngineAccess>(
                 ));
             }
             (Some(raw), None) => {
-                meta.push((m.uid, m.flags.clone()));
+                meta.push((m.uid, m.flags.clone(), m.keywords));
                 mails.push(RawMail {
                     raw,
                     location: location(m.uid),
@@ -469,7 +483,15 @@ async fn fetch_batch<A: EngineAccess>(
         e.lexical.commit()?;
         Ok(outcomes)
     })?;
-    for ((uid, flags), outcome) in meta.into_iter().zip(&outcomes) {
+    let mut keywords = Vec::new();
+    for ((uid, flags, found), outcome) in meta.into_iter().zip(&outcomes) {
+        if !matches!(outcome, MailOutcome::Quarantined(_)) {
+            keywords.push(ServerKeywords {
+                uid,
+                key: outcome.key(),
+                keywords: found,
+            });
+        }
         match outcome {
             MailOutcome::Added(key) => {
                 rep.added += 1;
@@ -487,6 +509,7 @@ async fn fetch_batch<A: EngineAccess>(
         ));
     }
     state.map_uids(acct, name, &entries)?;
+    rep.tags_changed += access.write(|e| e.read_server_keywords(acct, name, &keywords))?;
     access.store().flush()?;
     if let Some(&last) = batch.iter().max() {
         state.advance(acct, name, uidvalidity, last, None)?;
@@ -496,15 +519,20 @@ async fn fetch_batch<A: EngineAccess>(
 }
 
 /// The UID entries whose flags the server reports changed.
-fn flag_updates(
-    local: &BTreeMap<u32, UidEntry>,
-    changes: Vec<(u32, String)>,
-) -> Vec<(u32, UidEntry)> {
+fn flag_updates(local: &BTreeMap<u32, UidEntry>, changes: &[FlagsOf]) -> Vec<(u32, UidEntry)> {
     changes
-        .into_iter()
-        .filter_map(|(uid, flags)| {
-            let e = local.get(&uid)?;
-            (e.flags != flags).then_some((uid, UidEntry { key: e.key, flags }))
+        .iter()
+        .filter_map(|c| {
+            let e = local.get(&c.uid)?;
+            (e.flags != c.flags).then(|| {
+                (
+                    c.uid,
+                    UidEntry {
+                        key: e.key,
+                        flags: c.flags.clone(),
+                    },
+                )
+            })
         })
         .collect()
 }

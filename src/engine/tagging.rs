@@ -49,7 +49,7 @@ impl Engine {
             ),
             TagTarget::Message(key) => (vec![*key], self.thread_id(key)?),
         };
-        let changed = self.tags.change(&keys, add, remove)?;
+        let changed = self.change_tags(&keys, add, remove)?;
         let report = TagReport {
             matched: keys.len(),
             changed,
@@ -106,11 +106,24 @@ impl Engine {
             .matching_keys(compiled.as_ref())?
             .into_iter()
             .collect();
-        let changed = self.tags.change(&keys, add, remove)?;
+        let changed = self.change_tags(&keys, add, remove)?;
         Ok(TagReport {
             matched: keys.len(),
             changed,
         })
+    }
+
+    /// Adds and removes tags on `keys`, and records the change for the server
+    /// copies of IMAP mail; returns how many messages' tags changed.
+    pub(super) fn change_tags(
+        &self,
+        keys: &[MessageKey],
+        add: &[String],
+        remove: &[String],
+    ) -> Result<usize> {
+        let changed = self.tags.change(keys, add, remove)?;
+        super::keyword_sync::queue_keywords(&self.store, keys, add, remove)?;
+        Ok(changed)
     }
 
     /// The tags of one message, sorted.

@@ -1,5 +1,6 @@
 //! Changes made in Quoth to mail on an IMAP server, kept until the server has them:
-//! flags to add or remove and a folder to move to, by the UID they apply to.
+//! flags and keywords (tags) to add or remove and a folder to move to, by the UID
+//! they apply to.
 //!
 //! * `imap_pending`: `account \0 folder \0 uid(BE)` → [`PendingChange`].
 //! * `imap_expunge_owed`: message key → account: mail removed for good in Quoth
@@ -28,11 +29,41 @@ pub struct PendingChange {
     pub remove: String,
     /// The folder the message goes to.
     pub move_to: Option<String>,
+    /// Keywords (the message's tags) to add and to remove.
+    pub keywords_add: Vec<String>,
+    pub keywords_remove: Vec<String>,
+}
+
+/// A change as recorded before keywords were (read from older stores).
+#[derive(Deserialize)]
+struct FlagsAndMove {
+    add: String,
+    remove: String,
+    move_to: Option<String>,
 }
 
 impl PendingChange {
     pub fn is_empty(&self) -> bool {
-        self.add.is_empty() && self.remove.is_empty() && self.move_to.is_none()
+        self.add.is_empty()
+            && self.remove.is_empty()
+            && self.move_to.is_none()
+            && self.keywords_add.is_empty()
+            && self.keywords_remove.is_empty()
+    }
+
+    /// Keywords added and removed, replacing earlier changes of the same ones.
+    fn with_keywords(mut self, add: &[String], remove: &[String]) -> Self {
+        fn take(names: &[String], put: &mut Vec<String>, from: &mut Vec<String>) {
+            for name in names {
+                from.retain(|k| k != name);
+                if !put.contains(name) {
+                    put.push(name.clone());
+                }
+            }
+        }
+        take(add, &mut self.keywords_add, &mut self.keywords_remove);
+        take(remove, &mut self.keywords_remove, &mut self.keywords_add);
+        self
     }
 
     /// `flag` set (`on`) or cleared, replacing an earlier change of it.
@@ -55,9 +86,18 @@ pub struct ImapChanges {
 }
 
 fn decode(b: &[u8]) -> Result<PendingChange> {
-    bincode::deserialize(b).map_err(|e| StoreError::Corrupt {
-        tree: "imap_pending",
-        reason: e.to_string(),
+    bincode::deserialize(b).or_else(|e| {
+        bincode::deserialize::<FlagsAndMove>(b)
+            .map(|old| PendingChange {
+                add: old.add,
+                remove: old.remove,
+                move_to: old.move_to,
+                ..PendingChange::default()
+            })
+            .map_err(|_| StoreError::Corrupt {
+                tree: "imap_pending",
+                reason: e.to_string(),
+            })
     })
 }
 
@@ -87,6 +127,11 @@ impl ImapChanges {
     /// Records `flag` set or cleared on the message at `at`.
     pub fn queue_flag(&self, at: &ImapRef, flag: char, on: bool) -> Result<()> {
         self.update(at, |c| c.clone().with_flag(flag, on))
+    }
+
+    /// Records keywords added to and removed from the message at `at`.
+    pub fn queue_keywords(&self, at: &ImapRef, add: &[String], remove: &[String]) -> Result<()> {
+        self.update(at, |c| c.clone().with_keywords(add, remove))
     }
 
     /// Records a move of the message at `at` to `folder` (none: it stays where it
@@ -185,6 +230,27 @@ mod tests {
     }
 
     #[test]
+    fn a_change_recorded_before_keywords_reads_as_flags_and_a_move() {
+        #[derive(Serialize)]
+        struct Old {
+            add: String,
+            remove: String,
+            move_to: Option<String>,
+        }
+        let old = Old {
+            add: "S".into(),
+            remove: String::new(),
+            move_to: Some("Archive".into()),
+        };
+        let bytes = bincode::serialize(&old).expect("encode");
+        let read = decode(&bytes).expect("decode");
+        assert_eq!(read.add, "S");
+        assert_eq!(read.move_to.as_deref(), Some("Archive"));
+        assert!(read.keywords_add.is_empty());
+        assert!(decode(b"\xff").is_err(), "garbage is reported corrupt");
+    }
+
+    #[test]
     fn changes_accumulate_replace_and_clear_once_sent() {
         let dir = tempfile::tempdir().expect("dir");
         let db = sled::open(dir.path()).expect("db");
@@ -198,6 +264,7 @@ mod tests {
             add: "F".into(),
             remove: "S".into(),
             move_to: Some("Archive".into()),
+            ..Default::default()
         };
         assert_eq!(changes.get(&inbox).expect("get"), Some(want.clone()));
         changes
@@ -230,6 +297,18 @@ mod tests {
         assert!(changes.get(&at("INBOX", 8)).expect("get").is_some());
         changes.sent(&inbox, &want).expect("sent");
         assert_eq!(changes.get(&inbox).expect("get"), None);
+        // Keywords: a later change of one replaces the earlier.
+        let tags = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        changes
+            .queue_keywords(&inbox, &tags(&["work", "later"]), &[])
+            .expect("queue");
+        changes
+            .queue_keywords(&inbox, &[], &tags(&["later", "old"]))
+            .expect("queue");
+        let now = changes.get(&inbox).expect("get").expect("pending");
+        assert_eq!(now.keywords_add, ["work"]);
+        assert_eq!(now.keywords_remove, ["later", "old"]);
+        changes.sent(&inbox, &now).expect("sent");
         // Moving back where it is takes the move back.
         changes.queue_move(&inbox, Some("Archive")).expect("queue");
         changes.queue_move(&inbox, Some("INBOX")).expect("queue");

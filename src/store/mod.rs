@@ -4,6 +4,7 @@ pub mod db;
 pub mod file_renames;
 pub mod imap_appends;
 pub mod imap_changes;
+pub mod imap_keywords;
 pub mod jobs;
 pub mod live_sets;
 pub mod records;

@@ -21,6 +21,28 @@ pub fn maildir_flags<'a>(flags: impl Iterator<Item = Flag<'a>>) -> String {
     letters.into_iter().collect()
 }
 
+/// The keywords among a message's flags, sorted, without repeats.
+pub fn keywords<'a>(flags: impl Iterator<Item = Flag<'a>>) -> Vec<String> {
+    let mut names: Vec<String> = flags
+        .filter_map(|f| match f {
+            Flag::Custom(name) => Some(name.into_owned()),
+            _ => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Whether a tag can be an IMAP keyword: an atom of printable ASCII (RFC 3501),
+/// which a tag with other letters is not; such a tag stays in Quoth.
+pub fn is_keyword(tag: &str) -> bool {
+    !tag.is_empty()
+        && tag
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && !b"(){%*\"]\\".contains(&b))
+}
+
 /// The IMAP flag list for Maildir letters, e.g. `(\Seen \Flagged)` for "FS".
 pub fn imap_flag_list(maildir: &str) -> String {
     let names: Vec<&str> = maildir
@@ -52,5 +74,24 @@ mod tests {
         ];
         assert_eq!(maildir_flags(flags.into_iter()), "FRS");
         assert_eq!(imap_flag_list("FS"), "(\\Flagged \\Seen)");
+    }
+
+    #[test]
+    fn keywords_are_the_flags_without_a_backslash() {
+        let flags = vec![
+            Flag::Seen,
+            Flag::Custom("work".into()),
+            Flag::Custom("$Forwarded".into()),
+            Flag::Custom("client/acme".into()),
+            Flag::Custom("work".into()),
+            Flag::MayCreate,
+        ];
+        assert_eq!(
+            keywords(flags.into_iter()),
+            ["$Forwarded", "client/acme", "work"]
+        );
+        assert!(is_keyword("to-read"));
+        assert!(!is_keyword("café"), "an atom is ASCII");
+        assert!(!is_keyword(""));
     }
 }

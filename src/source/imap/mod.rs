@@ -9,4 +9,4 @@ pub mod session;
 
 pub use config::{load_accounts, select_accounts, AccountConfig, AuthMethod, TlsMode};
 pub use error::ImapError;
-pub use session::{connect, FetchedMessage, FolderStatus, IdleOutcome, ImapSession};
+pub use session::{connect, FetchedMessage, FlagsOf, FolderStatus, IdleOutcome, ImapSession};

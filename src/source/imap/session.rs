@@ -4,9 +4,9 @@
 
 use super::config::{AccountConfig, TlsMode};
 use super::credentials::{credentials, xoauth2_response, Credentials};
-use super::flags::{imap_flag_list, maildir_flags};
+use super::flags::{imap_flag_list, keywords, maildir_flags};
 use super::ImapError;
-use async_imap::types::NameAttribute;
+use async_imap::types::{Flag, NameAttribute};
 use async_imap::{Client, Session};
 use futures_util::TryStreamExt;
 use std::collections::HashSet;
@@ -30,6 +30,9 @@ pub struct FolderStatus {
     pub uidnext: Option<u32>,
     pub highest_modseq: Option<u64>,
     pub exists: u32,
+    /// Whether the folder keeps keywords a client makes up (`\\*` among its
+    /// PERMANENTFLAGS), which Quoth's tags become.
+    pub keywords: bool,
 }
 
 /// One message as fetched: its UID, flags as Maildir letters, and its bytes (None
@@ -38,7 +41,19 @@ pub struct FolderStatus {
 pub struct FetchedMessage {
     pub uid: u32,
     pub flags: String,
+    /// Its keywords (flags without a backslash), sorted.
+    pub keywords: Vec<String>,
     pub raw: Option<Vec<u8>>,
+}
+
+/// One message's flags as a FETCH FLAGS reports them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagsOf {
+    pub uid: u32,
+    /// System flags as Maildir letters.
+    pub flags: String,
+    /// Keywords, sorted.
+    pub keywords: Vec<String>,
 }
 
 /// How an IDLE ended.
@@ -299,6 +314,7 @@ impl ImapSession {
             uidnext: mailbox.uid_next,
             highest_modseq: mailbox.highest_modseq,
             exists: mailbox.exists,
+            keywords: mailbox.permanent_flags.contains(&Flag::MayCreate),
         })
     }
 
@@ -344,6 +360,7 @@ impl ImapSession {
                 Some(FetchedMessage {
                     uid,
                     flags: maildir_flags(f.flags()),
+                    keywords: keywords(f.flags()),
                     raw: f.body().map(<[u8]>::to_vec),
                 })
             })
@@ -357,7 +374,7 @@ impl ImapSession {
         folder: &str,
         last_uid: u32,
         changed_since: Option<u64>,
-    ) -> Result<Vec<(u32, String)>, ImapError> {
+    ) -> Result<Vec<FlagsOf>, ImapError> {
         if last_uid == 0 {
             return Ok(Vec::new());
         }
@@ -379,8 +396,14 @@ impl ImapSession {
         .await?;
         Ok(fetches
             .iter()
-            .filter_map(|f| Some((f.uid?, maildir_flags(f.flags()))))
-            .filter(|(uid, _)| *uid <= last_uid)
+            .filter_map(|f| {
+                Some(FlagsOf {
+                    uid: f.uid?,
+                    flags: maildir_flags(f.flags()),
+                    keywords: keywords(f.flags()),
+                })
+            })
+            .filter(|f| f.uid <= last_uid)
             .collect())
     }
 
@@ -492,6 +515,25 @@ impl ImapSession {
                 imap_flag_list(remove)
             ))
             .await?;
+        }
+        Ok(())
+    }
+
+    /// Adds and removes keywords on a UID of the selected folder.
+    pub async fn store_keywords(
+        &mut self,
+        uid: u32,
+        add: &[String],
+        remove: &[String],
+    ) -> Result<(), ImapError> {
+        for (sign, names) in [('+', add), ('-', remove)] {
+            if !names.is_empty() {
+                self.command(&format!(
+                    "UID STORE {uid} {sign}FLAGS.SILENT ({})",
+                    names.join(" ")
+                ))
+                .await?;
+            }
         }
         Ok(())
     }
