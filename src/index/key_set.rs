@@ -1,9 +1,10 @@
 //! A set of messages as a query over the index (`is:` and `tag:` terms). A segment
 //! never changes, so each segment's message keys (one per document) are read once
-//! from its key field and kept; the documents of a set in a segment are then found
+//! from its key fast fields and kept; the documents of a set in a segment are then found
 //! once for each content of the set (its [`KeySet::id`]) and kept too. Counting the
 //! saved views again, or after one flag changed, is a pass over a few bitsets.
 
+use super::lexical::{key_of_halves, KEY_HI, KEY_LO};
 use crate::mail::model::MessageKey;
 use crate::store::live_sets::KeySet;
 use std::collections::VecDeque;
@@ -12,7 +13,6 @@ use tantivy::index::SegmentId;
 use tantivy::query::{
     BitSetDocSet, ConstScorer, EnableScoring, Explanation, Query, Scorer, Weight,
 };
-use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::BitSet;
 use tantivy::{DocId, DocSet, Score, SegmentReader, TantivyError};
 
@@ -49,22 +49,20 @@ impl<K: PartialEq, V> Kept<K, V> {
     }
 }
 
-static SEGMENTS: Mutex<Kept<(SegmentId, Field), SegmentKeys>> = Mutex::new(Kept::new());
-static MATCHES: Mutex<Kept<(SegmentId, Field, u64), BitSet>> = Mutex::new(Kept::new());
+static SEGMENTS: Mutex<Kept<SegmentId, SegmentKeys>> = Mutex::new(Kept::new());
+static MATCHES: Mutex<Kept<(SegmentId, u64), BitSet>> = Mutex::new(Kept::new());
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// The messages of `set`, matched by the key field `field` (keys as lower-case hex,
-/// as the index stores them).
-pub fn key_set_query(set: Arc<KeySet>, field: Field) -> Box<dyn Query> {
-    Box::new(KeySetQuery { field, set })
+/// The messages of `set`, matched by the key's fast fields.
+pub fn key_set_query(set: Arc<KeySet>) -> Box<dyn Query> {
+    Box::new(KeySetQuery { set })
 }
 
 #[derive(Clone)]
 struct KeySetQuery {
-    field: Field,
     set: Arc<KeySet>,
 }
 
@@ -82,7 +80,7 @@ impl Query for KeySetQuery {
 
 impl Weight for KeySetQuery {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        let docs = matches(reader, self.field, &self.set)?;
+        let docs = matches(reader, &self.set)?;
         Ok(Box::new(ConstScorer::new(
             BitSetDocSet::from(BitSet::clone(&docs)),
             boost,
@@ -102,13 +100,16 @@ impl Weight for KeySetQuery {
 }
 
 /// The documents of `set` in a segment.
-fn matches(reader: &SegmentReader, field: Field, set: &KeySet) -> tantivy::Result<Arc<BitSet>> {
-    let id = (reader.segment_id(), field, set.id());
+fn matches(reader: &SegmentReader, set: &KeySet) -> tantivy::Result<Arc<BitSet>> {
+    let id = (reader.segment_id(), set.id());
     if let Some(found) = lock(&MATCHES).get(&id) {
         return Ok(found);
     }
-    let keys = segment_keys(reader, field)?;
     let mut docs = BitSet::with_max_value(reader.max_doc());
+    let keys = match set.is_empty() {
+        true => Arc::default(),
+        false => segment_keys(reader)?,
+    };
     for (doc, key) in keys.iter().enumerate() {
         if key.is_some_and(|k| set.contains(&k)) {
             docs.insert(doc as DocId);
@@ -119,35 +120,17 @@ fn matches(reader: &SegmentReader, field: Field, set: &KeySet) -> tantivy::Resul
     Ok(docs)
 }
 
-/// Each document's key in a segment, read from the key field's terms.
-fn segment_keys(reader: &SegmentReader, field: Field) -> tantivy::Result<Arc<SegmentKeys>> {
-    let id = (reader.segment_id(), field);
+/// Each document's key in a segment, read from the key's fast fields.
+fn segment_keys(reader: &SegmentReader) -> tantivy::Result<Arc<SegmentKeys>> {
+    let id = reader.segment_id();
     if let Some(found) = lock(&SEGMENTS).get(&id) {
         return Ok(found);
     }
-    let mut keys: SegmentKeys = vec![None; reader.max_doc() as usize];
-    let inverted = reader.inverted_index(field)?;
-    let mut terms = inverted.terms().stream()?;
-    while terms.advance() {
-        let key = std::str::from_utf8(terms.key())
-            .ok()
-            .and_then(MessageKey::from_hex);
-        let Some(key) = key else { continue };
-        let mut postings =
-            inverted.read_block_postings_from_terminfo(terms.value(), IndexRecordOption::Basic)?;
-        loop {
-            let docs = postings.docs();
-            if docs.is_empty() {
-                break;
-            }
-            for &doc in docs {
-                if let Some(slot) = keys.get_mut(doc as usize) {
-                    *slot = Some(key);
-                }
-            }
-            postings.advance();
-        }
-    }
+    let fast = reader.fast_fields();
+    let (hi, lo) = (fast.u64(KEY_HI)?, fast.u64(KEY_LO)?);
+    let keys: SegmentKeys = (0..reader.max_doc())
+        .map(|doc| Some(key_of_halves(hi.first(doc)?, lo.first(doc)?)))
+        .collect();
     let keys = Arc::new(keys);
     lock(&SEGMENTS).put(id, keys.clone(), KEPT_SEGMENTS);
     Ok(keys)
@@ -156,34 +139,41 @@ fn segment_keys(reader: &SegmentReader, field: Field) -> tantivy::Result<Arc<Seg
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::lexical::key_halves;
     use tantivy::collector::Count;
-    use tantivy::schema::{Schema, STRING};
+    use tantivy::schema::{Schema, FAST, STRING};
     use tantivy::{doc, Index, Term};
 
     #[test]
     fn a_set_matches_exactly_its_keys_across_segments_and_deletes() {
         let mut schema = Schema::builder();
         let key = schema.add_text_field("key", STRING);
+        let hi = schema.add_u64_field(KEY_HI, FAST);
+        let lo = schema.add_u64_field(KEY_LO, FAST);
+        let document = |k: &MessageKey| {
+            let (h, l) = key_halves(k);
+            doc!(key => k.to_hex(), hi => h, lo => l)
+        };
         let index = Index::create_in_ram(schema.build());
         let keys: Vec<MessageKey> = (0u8..6).map(|i| MessageKey([i; 16])).collect();
         let mut writer = index.writer(15_000_000).expect("writer");
         for (i, k) in keys.iter().enumerate() {
-            writer.add_document(doc!(key => k.to_hex())).expect("add");
+            writer.add_document(document(k)).expect("add");
             if i == 2 {
                 writer.commit().expect("first segment");
             }
         }
         // Two copies of one message count twice, as the index holds each copy.
+        writer.add_document(document(&keys[4])).expect("copy");
         writer
-            .add_document(doc!(key => keys[4].to_hex()))
-            .expect("copy");
-        writer.add_document(doc!(key => "not a key")).expect("odd");
+            .add_document(doc!(key => "no key halves"))
+            .expect("odd");
         writer.commit().expect("commit");
         let reader = index.reader().expect("reader");
         let count = |set: &KeySet| {
             reader
                 .searcher()
-                .search(key_set_query(Arc::new(set.clone()), key).as_ref(), &Count)
+                .search(key_set_query(Arc::new(set.clone())).as_ref(), &Count)
                 .expect("search")
         };
         let first_two = KeySet::new(keys[..2].iter().copied());

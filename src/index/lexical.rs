@@ -31,6 +31,10 @@ pub type Result<T> = std::result::Result<T, LexicalError>;
 #[derive(Clone, Copy)]
 pub struct Fields {
     pub key: Field,
+    /// The key's first and last 8 bytes, big-endian, as fast fields: a segment's
+    /// keys read per document without the term dictionary (see `key_set`).
+    pub key_hi: Field,
+    pub key_lo: Field,
     pub message_id: Field,
     pub thread: Field,
     pub from: Field,
@@ -41,6 +45,27 @@ pub struct Fields {
     pub date: Field,
     pub folder: Field,
     pub has_attachment: Field,
+}
+
+/// The fast fields of a message key's halves.
+pub const KEY_HI: &str = "key_hi";
+pub const KEY_LO: &str = "key_lo";
+
+/// A message key's halves, as [`KEY_HI`] and [`KEY_LO`] hold them.
+pub fn key_halves(key: &MessageKey) -> (u64, u64) {
+    let mut hi = [0u8; 8];
+    let mut lo = [0u8; 8];
+    hi.copy_from_slice(&key.0[..8]);
+    lo.copy_from_slice(&key.0[8..]);
+    (u64::from_be_bytes(hi), u64::from_be_bytes(lo))
+}
+
+/// The message key of its halves.
+pub fn key_of_halves(hi: u64, lo: u64) -> MessageKey {
+    let mut k = [0u8; 16];
+    k[..8].copy_from_slice(&hi.to_be_bytes());
+    k[8..].copy_from_slice(&lo.to_be_bytes());
+    MessageKey(k)
 }
 
 fn build_schema() -> (Schema, Fields) {
@@ -57,6 +82,8 @@ fn build_schema() -> (Schema, Fields) {
     );
     let fields = Fields {
         key: b.add_text_field("key", STRING | STORED),
+        key_hi: b.add_u64_field(KEY_HI, NumericOptions::default().set_fast()),
+        key_lo: b.add_u64_field(KEY_LO, NumericOptions::default().set_fast()),
         message_id: b.add_text_field("message_id", STRING),
         thread: b.add_text_field("thread", STRING | STORED),
         from: b.add_text_field("from", plain.clone()),
@@ -180,6 +207,7 @@ impl LexicalIndex {
     ) -> Result<()> {
         let f = self.fields;
         let key_hex = msg.key.to_hex();
+        let (key_hi, key_lo) = key_halves(&msg.key);
         let names = |list: &[crate::mail::model::Mailbox]| {
             list.iter()
                 .map(|m| format!("{} {}", m.name.as_deref().unwrap_or(""), m.address))
@@ -188,6 +216,8 @@ impl LexicalIndex {
         };
         let document = doc!(
             f.key => key_hex.clone(),
+            f.key_hi => key_hi,
+            f.key_lo => key_lo,
             f.message_id => msg.message_id.clone().unwrap_or_default(),
             f.thread => thread.to_hex(),
             f.from => names(&msg.from),

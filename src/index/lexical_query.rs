@@ -80,17 +80,17 @@ fn sets_in<'q>(query: &'q Query, out: &mut Vec<&'q Query>) {
 }
 
 /// A set of messages, as a query over their keys (no set: no messages).
-fn key_set(set: Option<&Arc<KeySet>>, f: &Fields) -> Box<dyn TQuery> {
+fn key_set(set: Option<&Arc<KeySet>>) -> Box<dyn TQuery> {
     match set {
-        Some(set) => super::key_set::key_set_query(set.clone(), f.key),
+        Some(set) => super::key_set::key_set_query(set.clone()),
         None => Box::new(EmptyQuery),
     }
 }
 
 /// The messages in `state`.
-fn in_state(state: MailState, sets: &StateSets, f: &Fields) -> Box<dyn TQuery> {
+fn in_state(state: MailState, sets: &StateSets) -> Box<dyn TQuery> {
     let kept = state.complement().unwrap_or(state);
-    let set = key_set(sets.states.get(&kept), f);
+    let set = key_set(sets.states.get(&kept));
     match state.complement() {
         Some(_) => negate(set),
         None => set,
@@ -117,8 +117,8 @@ fn compile_opt(query: &Query, idx: &LexicalIndex, states: &StateSets) -> Option<
             Term::from_field_u64(f.has_attachment, 1),
             IndexRecordOption::Basic,
         ))),
-        Query::Is(state) => Some(in_state(*state, states, &f)),
-        Query::Tag(name) => Some(key_set(states.tags.get(name), &f)),
+        Query::Is(state) => Some(in_state(*state, states)),
+        Query::Tag(name) => Some(key_set(states.tags.get(name))),
         Query::Not(inner) => Some(negate(compile(inner, idx, states))),
         Query::And(children) => {
             let mut clauses: Vec<(Occur, Box<dyn TQuery>)> = Vec::new();

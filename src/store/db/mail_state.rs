@@ -2,23 +2,36 @@
 //! messages so `is:` in a query is exact the moment a flag changes: every write of a
 //! message's flags updates these sets in the same call (and the copy of each set
 //! that queries read, see [`live_sets`](crate::store::live_sets)), and no search
-//! index is touched. Keys are the state's code byte then the message key; read mail is
-//! asked for as all mail but the unread.
+//! index is touched. Read mail is asked for as all mail but the unread.
+//!
+//! A set is kept in 256 buckets by the first byte of the message key: the key is
+//! the state's code byte then that byte, the value the bucket's message keys,
+//! sorted, 16 bytes each. Reading a whole set is 256 reads, however large it is
+//! (a store of unread mail from an archive has every message in one set), and a
+//! flag change rewrites one bucket of a few hundred keys.
 
 use super::{Result, Store};
 use crate::mail::model::MessageKey;
 use crate::mail::state::MailState;
 use crate::store::live_sets::{KeySet, SetChange};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The meta key set once every stored message's states are in the sets.
-const BUILT: &str = "mail_states_built";
+/// The meta key set once every stored message's states are in the sets (in
+/// buckets; a store with the sets one entry per message is filled again).
+const BUILT: &str = "mail_states_built_v2";
 
-fn entry(state: MailState, key: &MessageKey) -> Vec<u8> {
-    let mut k = Vec::with_capacity(1 + key.0.len());
-    k.push(state.code());
-    k.extend_from_slice(&key.0);
-    k
+const KEY_LEN: usize = 16;
+
+fn bucket(state: MailState, key: &MessageKey) -> [u8; 2] {
+    [state.code(), key.0[0]]
+}
+
+/// The keys of a bucket's value (a value of another length is cut to whole keys).
+fn keys_of(value: &[u8]) -> impl Iterator<Item = MessageKey> + '_ {
+    value
+        .chunks_exact(KEY_LEN)
+        .filter_map(|c| <[u8; KEY_LEN]>::try_from(c).ok().map(MessageKey))
 }
 
 impl Store {
@@ -27,17 +40,12 @@ impl Store {
     pub fn state_set(&self, state: MailState) -> Result<Arc<KeySet>> {
         let kept = state.complement().unwrap_or(state);
         self.live_states.get(&kept, || {
-            self.mail_states
-                .scan_prefix([kept.code()])
-                .keys()
-                .filter_map(|k| match k {
-                    Ok(k) => k
-                        .get(1..)
-                        .and_then(|b| <[u8; 16]>::try_from(b).ok())
-                        .map(|b| Ok(MessageKey(b))),
-                    Err(e) => Some(Err(e.into())),
-                })
-                .collect()
+            let mut keys = Vec::new();
+            for item in self.mail_states.scan_prefix([kept.code()]) {
+                let (_, value) = item?;
+                keys.extend(keys_of(&value));
+            }
+            Ok(keys)
         })
     }
 
@@ -77,12 +85,33 @@ impl Store {
             return Ok(());
         }
         self.live_states.write(changes, || {
-            let mut batch = sled::Batch::default();
+            let mut buckets: BTreeMap<[u8; 2], Vec<(MessageKey, bool)>> = BTreeMap::new();
             for (state, key, present) in changes {
-                if *present {
-                    batch.insert(entry(*state, key), &[]);
+                buckets
+                    .entry(bucket(*state, key))
+                    .or_default()
+                    .push((*key, *present));
+            }
+            let mut batch = sled::Batch::default();
+            for (at, edits) in buckets {
+                let mut keys: Vec<MessageKey> = match self.mail_states.get(at)? {
+                    Some(v) => keys_of(&v).collect(),
+                    None => Vec::new(),
+                };
+                for (key, present) in edits {
+                    match (keys.binary_search(&key), present) {
+                        (Err(i), true) => keys.insert(i, key),
+                        (Ok(i), false) => {
+                            keys.remove(i);
+                        }
+                        _ => {}
+                    }
+                }
+                if keys.is_empty() {
+                    batch.remove(&at);
                 } else {
-                    batch.remove(entry(*state, key));
+                    let value: Vec<u8> = keys.iter().flat_map(|k| k.0).collect();
+                    batch.insert(&at, value);
                 }
             }
             self.mail_states.apply_batch(batch)?;
@@ -106,5 +135,71 @@ impl Store {
         self.write_states(&changes)?;
         self.meta.insert(BUILT, &[])?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn key(i: u32) -> MessageKey {
+        // Spread over every bucket, several keys to a bucket.
+        let h = blake3::hash(&i.to_le_bytes());
+        let mut k = [0u8; KEY_LEN];
+        k.copy_from_slice(&h.as_bytes()[..KEY_LEN]);
+        MessageKey(k)
+    }
+
+    fn set(store: &Store, state: MailState) -> HashSet<MessageKey> {
+        store
+            .state_set(state)
+            .expect("set")
+            .keys()
+            .copied()
+            .collect()
+    }
+
+    #[test]
+    fn state_sets_written_in_buckets_read_back_whole_after_reopening() {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut unread: HashSet<MessageKey> = HashSet::new();
+        let mut flagged: HashSet<MessageKey> = HashSet::new();
+        {
+            let store = Store::open(dir.path()).expect("open");
+            let mut changes = Vec::new();
+            for i in 0..1500 {
+                changes.push((MailState::Unread, key(i), true));
+                unread.insert(key(i));
+                if i % 7 == 0 {
+                    changes.push((MailState::Flagged, key(i), true));
+                    flagged.insert(key(i));
+                }
+            }
+            store.write_states(&changes).expect("write");
+            assert_eq!(set(&store, MailState::Unread), unread);
+            // Read one by one, unflagged, flagged again: the copy follows.
+            for i in (0..1500).step_by(3) {
+                store
+                    .write_states(&[(MailState::Unread, key(i), false)])
+                    .expect("read");
+                unread.remove(&key(i));
+            }
+            store
+                .write_states(&[
+                    (MailState::Flagged, key(7), false),
+                    (MailState::Flagged, key(7), true),
+                    (MailState::Flagged, key(14), false),
+                    (MailState::Flagged, key(9999), false),
+                ])
+                .expect("flags");
+            flagged.remove(&key(14));
+            assert_eq!(set(&store, MailState::Unread), unread);
+            assert_eq!(set(&store, MailState::Flagged), flagged);
+        }
+        let store = Store::open(dir.path()).expect("reopen");
+        assert_eq!(set(&store, MailState::Unread), unread, "read from the tree");
+        assert_eq!(set(&store, MailState::Flagged), flagged);
+        assert!(set(&store, MailState::Draft).is_empty());
     }
 }
