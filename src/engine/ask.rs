@@ -16,7 +16,7 @@ use crate::answer::{AnswerError, AnswerRequest, Answerer, Draft};
 use crate::mail::model::MessageKey;
 use crate::query::question::Question;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
 /// The sentence an abstention starts with.
@@ -162,6 +162,58 @@ struct Attempt {
     label: &'static str,
 }
 
+/// What the tries of a question found, and what they cost.
+#[derive(Default)]
+struct Tries {
+    searched: Vec<String>,
+    dropped: Vec<DroppedClaim>,
+    retrieved: Vec<RetrievedMessage>,
+    confidence: f32,
+    answered: Option<Answered>,
+    notes: Vec<String>,
+    timings: BTreeMap<String, f64>,
+}
+
+impl Tries {
+    /// The outcome of the question, added to the conversation as its turn.
+    fn outcome(
+        self,
+        question: &str,
+        rewrite: String,
+        plan: Question,
+        answerer: &str,
+        conversation: &mut Conversation,
+    ) -> AskOutcome {
+        let (answer, citations, short_answer, selector_probability) = match self.answered {
+            Some(a) => (Some(a.text), a.citations, a.short, a.probability),
+            None => (None, Vec::new(), None, 0.0),
+        };
+        conversation.push(Turn {
+            question: question.to_string(),
+            rewrite: rewrite.clone(),
+            answer: answer.clone(),
+            cited: cited_messages(&citations),
+        });
+        AskOutcome {
+            question: question.to_string(),
+            rewrite,
+            abstained: answer.is_none(),
+            answer,
+            short_answer,
+            citations,
+            retrieved: self.retrieved,
+            timings_ms: self.timings,
+            answerer: answerer.to_string(),
+            searched: self.searched,
+            notes: self.notes,
+            dropped: self.dropped,
+            confidence: self.confidence,
+            selector_probability,
+            plan,
+        }
+    }
+}
+
 /// A validated answer.
 struct Answered {
     text: String,
@@ -195,42 +247,9 @@ impl Engine {
             Some(t) => vec![t.clone()],
             None => resolved.prefer_threads.clone(),
         };
-        let mut attempts = Vec::new();
         let scoped = !scope.is_empty();
-        if scoped {
-            attempts.push(Attempt {
-                threads: scope,
-                filters: false,
-                depth: opts.depth,
-                budget: opts.budget,
-                label: "thread",
-            });
-        }
         let widen = opts.widen || !scoped;
-        // The mailbox: first with the filters the question is sure of (a date, a
-        // folder, a correspondent), then, when they may have hidden the answer,
-        // without them and deeper.
-        let filtered = plan.search_query(true, &[]) != plan.search_query(false, &[]);
-        if filtered {
-            attempts.push(Attempt {
-                threads: Vec::new(),
-                filters: true,
-                depth: opts.depth,
-                budget: opts.budget,
-                label: "mailbox",
-            });
-        }
-        attempts.push(Attempt {
-            threads: Vec::new(),
-            filters: false,
-            depth: if filtered { opts.depth * 2 } else { opts.depth },
-            budget: if filtered {
-                opts.budget * 2
-            } else {
-                opts.budget
-            },
-            label: if filtered { "wider" } else { "mailbox" },
-        });
+        let mut attempts = plan_attempts(&plan, opts, scope, widen);
 
         let hints = RetrieveHints {
             people: plan.people_terms(),
@@ -241,21 +260,7 @@ impl Engine {
                 .filter_map(|k| MessageKey::from_hex(k))
                 .collect(),
         };
-        let weights = {
-            // Words that only scope the search (a folder's name, a date) are not
-            // things the answer must mention.
-            let scope = plan.scope_words();
-            let terms: Vec<String> = content_words(&resolved.standalone)
-                .into_iter()
-                .filter(|w| !scope.contains(w))
-                .collect();
-            let docs = self.lexical.doc_count().max(1);
-            let mut weights = idf_weights(&terms, |t| self.lexical.body_doc_freq(t), docs);
-            for w in scope {
-                weights.entry(crate::answer::terms::stem(&w)).or_insert(0.0);
-            }
-            weights
-        };
+        let weights = self.term_weights(&plan, &resolved.standalone);
         // The question's meaning, for the selector; without the model the selector
         // weighs the other features alone.
         let embedder = self.embedder().ok();
@@ -266,7 +271,6 @@ impl Engine {
         let embed = |texts: &[&str]| -> Option<Vec<Vec<f32>>> {
             embedder.as_ref().and_then(|e| e.embed(texts).ok())
         };
-        let mut notes = Vec::new();
         // The reader reads the question with candidate sentences, loaded when first
         // needed; without it the selector judges alone.
         let read = |q: &str, inputs: &[crate::answer::ReaderInput]| -> Option<Vec<f32>> {
@@ -275,24 +279,19 @@ impl Engine {
                 Err(_) => None,
             }
         };
-        let extractive = ExtractiveAnswerer;
 
-        let mut searched = Vec::new();
-        let mut dropped = Vec::new();
-        let mut retrieved = Vec::new();
-        let mut confidence = 0.0;
-        let mut answered: Option<Answered> = None;
+        let mut tries = Tries {
+            timings,
+            ..Tries::default()
+        };
         let mut answerer_used = answerer.name();
-        if !widen {
-            attempts.truncate(1);
-        }
         let mut i = 0;
         let mut deeper_tries = 0;
         while i < attempts.len() {
             let attempt = attempts[i].clone();
             i += 1;
             let query = plan.search_query(attempt.filters, &attempt.threads);
-            searched.push(query.to_string());
+            tries.searched.push(query.to_string());
             let t = Instant::now();
             let retrieval = match self.retrieve_query(
                 &query,
@@ -306,16 +305,17 @@ impl Engine {
             ) {
                 Ok(r) => r,
                 Err(e) => {
-                    notes.push(format!("search \"{query}\" failed: {e}"));
+                    tries.notes.push(format!("search \"{query}\" failed: {e}"));
                     continue;
                 }
             };
-            *timings
+            *tries
+                .timings
                 .entry(format!("retrieve_{}", attempt.label))
                 .or_insert(0.0) += ms(t);
-            notes.extend(retrieval.notes.iter().cloned());
-            if attempt.label != "thread" || retrieved.is_empty() {
-                retrieved = retrieval
+            tries.notes.extend(retrieval.notes.iter().cloned());
+            if attempt.label != "thread" || tries.retrieved.is_empty() {
+                tries.retrieved = retrieval
                     .hits
                     .iter()
                     .map(|h| RetrievedMessage {
@@ -324,13 +324,15 @@ impl Engine {
                     })
                     .collect();
             }
-            confidence = retrieval.confidence;
+            tries.confidence = retrieval.confidence;
             let in_thread = attempt.label == "thread";
             // Whether the evidence answers is the selector's to judge, not the
             // retrieval gate's: only an empty search ends a try here.
             if retrieval.hits.is_empty() {
                 if in_thread && widen {
-                    notes.push("the thread holds no evidence: widened to the whole mailbox".into());
+                    tries
+                        .notes
+                        .push("the thread holds no evidence: widened to the whole mailbox".into());
                 }
                 continue;
             }
@@ -341,7 +343,7 @@ impl Engine {
                 attempt.budget,
                 question_vector.as_deref(),
             )?;
-            timings.insert("pack".into(), ms(t));
+            tries.timings.insert("pack".into(), ms(t));
             let request = AnswerRequest {
                 question: &plan,
                 typed: question,
@@ -354,34 +356,18 @@ impl Engine {
                 read: Some(&read),
             };
             let t = Instant::now();
-            let first = {
-                let mut delta = |d: &str| on_event(AskEvent::Delta(d.to_string()));
-                answerer.answer(&request, &mut delta)
-            };
-            let draft = match first {
-                Ok(d) => d,
-                Err(e @ (AnswerError::Endpoint(_) | AnswerError::BadResponse(_))) => {
-                    let note = format!("{e}; answered extractively instead");
-                    on_event(AskEvent::Note(note.clone()));
-                    notes.push(note);
-                    answerer_used = extractive.name();
-                    let mut delta = |d: &str| on_event(AskEvent::Delta(d.to_string()));
-                    extractive
-                        .answer(&request, &mut delta)
-                        .unwrap_or_else(|e| Draft::NoAnswer(e.to_string()))
-                }
-                Err(e @ AnswerError::Selector(_)) => {
-                    notes.push(e.to_string());
-                    Draft::NoAnswer(e.to_string())
-                }
-            };
-            *timings.entry("answer".into()).or_insert(0.0) += ms(t);
+            let draft = draft_answer(answerer, &request, on_event, &mut tries.notes);
+            if draft.fell_back {
+                answerer_used = ExtractiveAnswerer.name();
+            }
+            let draft = draft.draft;
+            *tries.timings.entry("answer".into()).or_insert(0.0) += ms(t);
             let (text, selection) = match draft {
                 Draft::Text(t) => (t, None),
                 Draft::Selected(sel) => (sel.text.clone(), Some(sel)),
                 Draft::NoAnswer(why) => {
                     if in_thread && widen {
-                        notes.push(format!(
+                        tries.notes.push(format!(
                             "the thread does not answer it ({why}): widened to the whole mailbox"
                         ));
                     }
@@ -389,12 +375,14 @@ impl Engine {
                 }
             };
             let validation = validate(&text, &pack);
-            dropped.extend(validation.dropped.iter().map(|(c, r)| DroppedClaim {
-                claim: c.text.clone(),
-                reason: r.clone(),
-            }));
+            tries
+                .dropped
+                .extend(validation.dropped.iter().map(|(c, r)| DroppedClaim {
+                    claim: c.text.clone(),
+                    reason: r.clone(),
+                }));
             if !validation.kept.is_empty() && validation.kept_share() >= opts.min_kept_share {
-                answered = Some(assemble(&validation, &pack, selection.as_ref()));
+                tries.answered = Some(assemble(&validation, &pack, selection.as_ref()));
                 break;
             }
             // Claims the quotes did not back: try again with more evidence, in the
@@ -412,44 +400,133 @@ impl Engine {
                 validation.kept.len() + validation.dropped.len()
             );
             on_event(AskEvent::Note(note.clone()));
-            notes.push(note);
+            tries.notes.push(note);
         }
-        timings.insert("total".into(), ms(t0));
+        tries.timings.insert("total".into(), ms(t0));
         if let Some(Some(Err(e))) = self.reader.get() {
-            notes.push(format!("{e}; the selector judged alone"));
+            tries.notes.push(format!("{e}; the selector judged alone"));
         }
-
-        let (answer, citations, short_answer, selector_probability) = match answered {
-            Some(a) => (Some(a.text), a.citations, a.short, a.probability),
-            None => (None, Vec::new(), None, 0.0),
-        };
-        conversation.push(Turn {
-            question: question.to_string(),
-            rewrite: resolved.standalone.clone(),
-            answer: answer.clone(),
-            cited: cited_messages(&citations),
-        });
-        Ok(AskOutcome {
-            question: question.to_string(),
-            rewrite: resolved.standalone,
-            abstained: answer.is_none(),
-            answer,
-            short_answer,
-            citations,
-            retrieved,
-            timings_ms: timings,
-            answerer: answerer_used.to_string(),
-            searched,
-            notes,
-            dropped,
-            confidence,
-            selector_probability,
+        Ok(tries.outcome(
+            question,
+            resolved.standalone,
             plan,
-        })
+            answerer_used,
+            conversation,
+        ))
+    }
+}
+
+/// The tries of a question: the thread in view (when there is one), then the
+/// mailbox, first with the filters the question is sure of (a date, a folder, a
+/// correspondent) and then, when they may have hidden the answer, without them and
+/// deeper. Without `widen`, the first try alone.
+fn plan_attempts(
+    plan: &Question,
+    opts: &AskOptions,
+    scope: Vec<String>,
+    widen: bool,
+) -> Vec<Attempt> {
+    let mut attempts = Vec::new();
+    if !scope.is_empty() {
+        attempts.push(Attempt {
+            threads: scope,
+            filters: false,
+            depth: opts.depth,
+            budget: opts.budget,
+            label: "thread",
+        });
+    }
+    let filtered = plan.search_query(true, &[]) != plan.search_query(false, &[]);
+    if filtered {
+        attempts.push(Attempt {
+            threads: Vec::new(),
+            filters: true,
+            depth: opts.depth,
+            budget: opts.budget,
+            label: "mailbox",
+        });
+    }
+    attempts.push(Attempt {
+        threads: Vec::new(),
+        filters: false,
+        depth: if filtered { opts.depth * 2 } else { opts.depth },
+        budget: if filtered {
+            opts.budget * 2
+        } else {
+            opts.budget
+        },
+        label: if filtered { "wider" } else { "mailbox" },
+    });
+    if !widen {
+        attempts.truncate(1);
+    }
+    attempts
+}
+
+/// A draft answer, and whether the answerer failed and the extractive one wrote it.
+struct DraftAnswer {
+    draft: Draft,
+    fell_back: bool,
+}
+
+/// Asks the answerer; when its endpoint fails, answers extractively instead and
+/// says so.
+fn draft_answer(
+    answerer: &dyn Answerer,
+    request: &AnswerRequest<'_>,
+    on_event: &mut dyn FnMut(AskEvent),
+    notes: &mut Vec<String>,
+) -> DraftAnswer {
+    let first = {
+        let mut delta = |d: &str| on_event(AskEvent::Delta(d.to_string()));
+        answerer.answer(request, &mut delta)
+    };
+    match first {
+        Ok(draft) => DraftAnswer {
+            draft,
+            fell_back: false,
+        },
+        Err(e @ (AnswerError::Endpoint(_) | AnswerError::BadResponse(_))) => {
+            let note = format!("{e}; answered extractively instead");
+            on_event(AskEvent::Note(note.clone()));
+            notes.push(note);
+            let mut delta = |d: &str| on_event(AskEvent::Delta(d.to_string()));
+            let draft = ExtractiveAnswerer
+                .answer(request, &mut delta)
+                .unwrap_or_else(|e| Draft::NoAnswer(e.to_string()));
+            DraftAnswer {
+                draft,
+                fell_back: true,
+            }
+        }
+        Err(e @ AnswerError::Selector(_)) => {
+            notes.push(e.to_string());
+            DraftAnswer {
+                draft: Draft::NoAnswer(e.to_string()),
+                fell_back: false,
+            }
+        }
     }
 }
 
 impl Engine {
+    /// How much each word of the question weighs (by its rarity in the mail).
+    /// Words that only scope the search (a folder's name, a date) are not things
+    /// the answer must mention: they weigh nothing.
+    fn term_weights(&self, plan: &Question, standalone: &str) -> HashMap<String, f32> {
+        let scope = plan.scope_words();
+        let terms: Vec<String> = content_words(standalone)
+            .into_iter()
+            .filter(|w| !scope.contains(w))
+            .collect();
+        let docs = self.lexical.doc_count().max(1);
+        let mut weights = idf_weights(&terms, |t| self.lexical.body_doc_freq(t), docs);
+        for w in scope {
+            weights.entry(crate::answer::terms::stem(&w)).or_insert(0.0);
+        }
+        weights
+    }
+
     /// The mailbox search `ask` runs for a standalone question (its first try over
     /// the whole mailbox), for benchmarks of retrieval settings.
     pub fn question_retrieval(&self, question: &str, limit: usize) -> Result<super::Retrieval> {

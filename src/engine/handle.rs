@@ -579,61 +579,13 @@ fn serve(shared: &Shared, request: EngineRequest) {
             query,
             limit,
             order,
-        } => {
-            if shared.front_ends.newer_search_than(req) {
-                // A newer search was asked for before this one started: skip it. The
-                // front end drops its result anyway, but it still wants an answer.
-                shared.emit(EngineEvent::SearchResults {
-                    req,
-                    query,
-                    hits: Vec::new(),
-                });
-                return;
-            }
-            let now = chrono::Utc::now().timestamp();
-            let limit = limit.clamp(1, SEARCH_LIMIT_MAX);
-            let result = shared.read(|e| e.search_in_order(&query, limit, now, order));
-            match result {
-                Ok(hits) => shared.emit(EngineEvent::SearchResults { req, query, hits }),
-                Err(e) => shared.error(Some(req), e),
-            }
-        }
+        } => search(shared, req, query, limit, order),
         EngineRequest::Ask {
             req,
             question,
-            mut conversation,
+            conversation,
             thread,
-        } => {
-            let opts = AskOptions {
-                thread,
-                ..AskOptions::default()
-            };
-            let result = shared.read(|e| {
-                e.ask(
-                    &question,
-                    &mut conversation,
-                    shared.answerer.as_ref(),
-                    &opts,
-                    &mut |ev| match ev {
-                        AskEvent::Rewrite(text) => {
-                            shared.emit(EngineEvent::AnswerRewrite { req, text })
-                        }
-                        AskEvent::Delta(text) => {
-                            shared.emit(EngineEvent::AnswerDelta { req, text })
-                        }
-                        AskEvent::Note(_) => {}
-                    },
-                )
-            });
-            match result {
-                Ok(outcome) => shared.emit(EngineEvent::Answer {
-                    req,
-                    outcome: Box::new(outcome),
-                    conversation,
-                }),
-                Err(e) => shared.error(Some(req), e),
-            }
-        }
+        } => ask(shared, req, &question, conversation, thread),
         r @ (EngineRequest::SetFlag { .. }
         | EngineRequest::Reveal { .. }
         | EngineRequest::Expunge { .. }
@@ -686,6 +638,67 @@ fn serve(shared: &Shared, request: EngineRequest) {
                 embed: true,
             },
         ),
+    }
+}
+
+fn search(
+    shared: &Shared,
+    req: RequestId,
+    query: String,
+    limit: usize,
+    order: crate::engine::SearchOrder,
+) {
+    if shared.front_ends.newer_search_than(req) {
+        // A newer search was asked for before this one started: skip it. The
+        // front end drops its result anyway, but it still wants an answer.
+        shared.emit(EngineEvent::SearchResults {
+            req,
+            query,
+            hits: Vec::new(),
+        });
+        return;
+    }
+    let now = chrono::Utc::now().timestamp();
+    let limit = limit.clamp(1, SEARCH_LIMIT_MAX);
+    let result = shared.read(|e| e.search_in_order(&query, limit, now, order));
+    match result {
+        Ok(hits) => shared.emit(EngineEvent::SearchResults { req, query, hits }),
+        Err(e) => shared.error(Some(req), e),
+    }
+}
+
+/// Answers a question, its rewrite and the answer's text streamed as they come.
+fn ask(
+    shared: &Shared,
+    req: RequestId,
+    question: &str,
+    mut conversation: Conversation,
+    thread: Option<String>,
+) {
+    let opts = AskOptions {
+        thread,
+        ..AskOptions::default()
+    };
+    let result = shared.read(|e| {
+        e.ask(
+            question,
+            &mut conversation,
+            shared.answerer.as_ref(),
+            &opts,
+            &mut |ev| match ev {
+                AskEvent::Rewrite(text) => shared.emit(EngineEvent::AnswerRewrite { req, text }),
+                AskEvent::Delta(text) => shared.emit(EngineEvent::AnswerDelta { req, text }),
+                AskEvent::Note(_) => {}
+            },
+        )
+    });
+    match result {
+        Ok(outcome) => shared.emit(EngineEvent::Answer {
+            req,
+            outcome: Box::new(outcome),
+            conversation,
+        }),
+        Err(e) => shared.error(Some(req), e),
     }
 }
 

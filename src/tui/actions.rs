@@ -63,49 +63,13 @@ impl App {
             Command::GrowPane => self.layout.grow(),
             Command::ShrinkPane => self.layout.shrink(),
             Command::TogglePane(p) => self.layout.toggle(p),
-            Command::Ask => {
-                self.chat.take_input(&self.theme);
-                self.focus(Pane::Chat);
-            }
-            Command::FollowUp => {
-                self.focus(Pane::Chat);
-                if self.chat.turns.is_empty() {
-                    self.status
-                        .note("no answer yet to follow up: this starts the conversation");
-                } else {
-                    self.status
-                        .note("follow-up: the question may lean on the last answer");
-                }
-            }
-            Command::NewConversation => {
-                self.chat = super::panes::chat::ChatState {
-                    scope: self.chat.scope,
-                    ..super::panes::chat::ChatState::new(&self.theme)
-                };
-                self.evidence.reset();
-                self.status.note("new conversation");
-            }
-            Command::ToggleScope => {
-                self.chat.scope = match self.chat.scope {
-                    Scope::Mailbox if self.scope_thread().is_some() => Scope::Thread,
-                    Scope::Mailbox => {
-                        self.status
-                            .note("no thread selected: the scope stays the mailbox");
-                        Scope::Mailbox
-                    }
-                    Scope::Thread => Scope::Mailbox,
-                };
-            }
-            Command::JumpCitation(n) => {
-                match self.citations().iter().position(|c| c.n == usize::from(n)) {
-                    Some(i) => self.jump_to_citation(i),
-                    None => self
-                        .status
-                        .note(format!("the answer has no citation [{n}]")),
-                }
-            }
-            Command::NextCitation => self.step_citation(1),
-            Command::PrevCitation => self.step_citation(-1),
+            c @ (Command::Ask
+            | Command::FollowUp
+            | Command::NewConversation
+            | Command::ToggleScope
+            | Command::JumpCitation(_)
+            | Command::NextCitation
+            | Command::PrevCitation) => self.run_conversation(c),
             Command::OpenMessage => self.open_cited_message(),
             Command::OpenPdf => self.open_pdf(),
             Command::JumpBack => {
@@ -173,6 +137,56 @@ impl App {
             },
             Command::Newline => self.chat.input.insert_newline(),
             Command::Noop => {}
+        }
+    }
+
+    /// The commands of the conversation: asking, its scope, its citations.
+    fn run_conversation(&mut self, cmd: Command) {
+        match cmd {
+            Command::Ask => {
+                self.chat.take_input(&self.theme);
+                self.focus(Pane::Chat);
+            }
+            Command::FollowUp => {
+                self.focus(Pane::Chat);
+                if self.chat.turns.is_empty() {
+                    self.status
+                        .note("no answer yet to follow up: this starts the conversation");
+                } else {
+                    self.status
+                        .note("follow-up: the question may lean on the last answer");
+                }
+            }
+            Command::NewConversation => {
+                self.chat = super::panes::chat::ChatState {
+                    scope: self.chat.scope,
+                    ..super::panes::chat::ChatState::new(&self.theme)
+                };
+                self.evidence.reset();
+                self.status.note("new conversation");
+            }
+            Command::ToggleScope => {
+                self.chat.scope = match self.chat.scope {
+                    Scope::Mailbox if self.scope_thread().is_some() => Scope::Thread,
+                    Scope::Mailbox => {
+                        self.status
+                            .note("no thread selected: the scope stays the mailbox");
+                        Scope::Mailbox
+                    }
+                    Scope::Thread => Scope::Mailbox,
+                };
+            }
+            Command::JumpCitation(n) => {
+                match self.citations().iter().position(|c| c.n == usize::from(n)) {
+                    Some(i) => self.jump_to_citation(i),
+                    None => self
+                        .status
+                        .note(format!("the answer has no citation [{n}]")),
+                }
+            }
+            Command::NextCitation => self.step_citation(1),
+            Command::PrevCitation => self.step_citation(-1),
+            _ => {}
         }
     }
 

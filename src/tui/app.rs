@@ -395,6 +395,22 @@ impl App {
             ev @ (EngineEvent::AnswerRewrite { .. }
             | EngineEvent::AnswerDelta { .. }
             | EngineEvent::Answer { .. }) => self.on_answer_event(ev),
+            ev @ (EngineEvent::Page { .. }
+            | EngineEvent::Message { .. }
+            | EngineEvent::AttachmentSaved { .. }
+            | EngineEvent::Raw { .. }
+            | EngineEvent::AttachmentSavedAs { .. }) => self.on_evidence_event(ev),
+            ev @ (EngineEvent::Progress(_)
+            | EngineEvent::NewMail { .. }
+            | EngineEvent::Synced { .. }
+            | EngineEvent::Watching { .. }) => self.on_background_event(ev),
+            EngineEvent::Error { req, message } => self.on_error(req, message),
+        }
+    }
+
+    /// A page, a message or an attachment the evidence pane or an opener asked for.
+    fn on_evidence_event(&mut self, ev: EngineEvent) {
+        match ev {
             EngineEvent::Page { req, page } => {
                 self.in_flight.remove(&req);
                 if self.evidence.pending == Some(req) {
@@ -438,6 +454,13 @@ impl App {
                     crate::terminal_text::one_line_for_terminal(&path.to_string_lossy())
                 ));
             }
+            _ => {}
+        }
+    }
+
+    /// Background work, new mail and the accounts' sync, for the status bar.
+    fn on_background_event(&mut self, ev: EngineEvent) {
+        match ev {
             EngineEvent::Progress(Progress::Idle { summary }) => {
                 self.status.busy = false;
                 self.status.progress = None;
@@ -475,7 +498,7 @@ impl App {
             EngineEvent::Watching { account, folder } => {
                 self.status.accounts.entry(account).or_default().watching = Some(folder);
             }
-            EngineEvent::Error { req, message } => self.on_error(req, message),
+            _ => {}
         }
     }
 
