@@ -605,6 +605,9 @@ fn is_terms_follow_the_servers_flags() {
             Some("(\\Seen)"),
             Some("(\\Seen \\Flagged)"),
             Some("(\\Seen \\Answered)"),
+            Some("(\\Seen \\Draft)"),
+            Some("(\\Seen \\Deleted)"),
+            Some("(\\Seen $Forwarded)"),
         ];
         for (i, f) in flags.iter().enumerate() {
             s.append("INBOX", *f, &fresh_message(i, "state"))
@@ -631,7 +634,11 @@ fn is_terms_follow_the_servers_flags() {
     assert_eq!(subjects("is:unread"), vec!["zebra census state 0"]);
     assert_eq!(subjects("is:flagged"), vec!["zebra census state 2"]);
     assert_eq!(subjects("is:replied"), vec!["zebra census state 3"]);
-    assert_eq!(subjects("is:read zebra").len(), 3);
+    assert_eq!(subjects("is:draft"), vec!["zebra census state 4"]);
+    assert_eq!(subjects("is:trashed"), vec!["zebra census state 5"]);
+    assert_eq!(subjects("is:passed"), vec!["zebra census state 6"]);
+    assert_eq!(subjects("flag:passed"), vec!["zebra census state 6"]);
+    assert_eq!(subjects("is:read zebra").len(), 6);
 
     // Another client reads the first and unflags the third on the server.
     rt.block_on(async {
@@ -648,7 +655,7 @@ fn is_terms_follow_the_servers_flags() {
     run_ok(quoth(&data, &config, &[]));
     assert_eq!(subjects("is:unread"), Vec::<String>::new());
     assert_eq!(subjects("is:flagged"), vec!["zebra census state 0"]);
-    assert_eq!(subjects("is:read zebra").len(), 4);
+    assert_eq!(subjects("is:read zebra").len(), 7);
 }
 
 #[test]

@@ -3,6 +3,10 @@
 
 use async_imap::types::Flag;
 
+/// The keyword clients set on mail they forwarded (RFC 5788's registry), which is
+/// Maildir's P (passed).
+pub const FORWARDED: &str = "$Forwarded";
+
 /// `\Draft`→D, `\Flagged`→F, `\Answered`→R, `\Seen`→S, `\Deleted`→T, in Maildir's
 /// alphabetical order; keywords and `\Recent` have no letter and are dropped.
 pub fn maildir_flags<'a>(flags: impl Iterator<Item = Flag<'a>>) -> String {
@@ -13,6 +17,8 @@ pub fn maildir_flags<'a>(flags: impl Iterator<Item = Flag<'a>>) -> String {
             Flag::Flagged => Some('F'),
             Flag::Deleted => Some('T'),
             Flag::Draft => Some('D'),
+            // IMAP has no system flag for mail passed on: clients set this keyword.
+            Flag::Custom(k) if k.eq_ignore_ascii_case(FORWARDED) => Some('P'),
             _ => None,
         })
         .collect();
@@ -53,6 +59,7 @@ pub fn imap_flag_list(maildir: &str) -> String {
             'F' => Some("\\Flagged"),
             'T' => Some("\\Deleted"),
             'D' => Some("\\Draft"),
+            'P' => Some(FORWARDED),
             _ => None,
         })
         .collect();
@@ -74,6 +81,9 @@ mod tests {
         ];
         assert_eq!(maildir_flags(flags.into_iter()), "FRS");
         assert_eq!(imap_flag_list("FS"), "(\\Flagged \\Seen)");
+        let forwarded = [Flag::Seen, Flag::Custom("$forwarded".into())];
+        assert_eq!(maildir_flags(forwarded.into_iter()), "PS");
+        assert_eq!(imap_flag_list("PS"), "($Forwarded \\Seen)");
     }
 
     #[test]
