@@ -19,6 +19,7 @@ fn main() {
     }));
     let args = cli::Cli::parse();
     let result = cli::run(args);
+    cli::finish();
     quoth::engine::privacy::remove_viewer_copies();
     match result {
         Ok(code) => std::process::exit(code),

@@ -232,7 +232,7 @@ fn an_ingest_through_a_background_server_reports_and_embeds_as_one_in_process() 
     assert_eq!(got["status"]["background_work"], false, "{got}");
     assert_eq!(embedding["done"], embedding["total"], "{got}");
     assert_eq!(
-        embedding["done"], expected["embedding"]["progress"]["done"],
+        embedding["done"], expected["status"]["embedding"]["done"],
         "{got}"
     );
 

@@ -592,6 +592,31 @@ fn mail_written_to_imap_mail_is_kept_in_the_servers_sent_and_drafts() {
 
 /// `is:` in queries follows the IMAP flags a sync brings: the system flags of new
 /// mail, and flags another client changes on the server later.
+/// The subjects a search of the store in `data` finds, sorted.
+fn sorted_subjects(data: &Path, query: &str) -> Vec<String> {
+    let engine = quoth::engine::Engine::open(data).expect("open");
+    let mut v: Vec<String> = engine
+        .search(query, 20, 1_800_000_000)
+        .expect("search")
+        .into_iter()
+        .map(|h| h.subject)
+        .collect();
+    v.sort();
+    v
+}
+
+/// Another client runs `commands` on the server's INBOX.
+fn another_client(rt: &tokio::runtime::Runtime, server: &Dovecot, commands: &[&str]) {
+    rt.block_on(async {
+        let mut s = server.session().await;
+        s.select("INBOX").await.expect("select");
+        for c in commands {
+            s.command(c).await.expect("store");
+        }
+        s.logout().await;
+    });
+}
+
 #[test]
 fn is_terms_follow_the_servers_flags() {
     let Some(server) = Dovecot::start() else {
@@ -620,17 +645,7 @@ fn is_terms_follow_the_servers_flags() {
     let work = tempfile::tempdir().expect("work dir");
     let data = work.path().join("data");
     run_ok(quoth(&data, &config, &[]));
-    let subjects = |query: &str| -> Vec<String> {
-        let engine = quoth::engine::Engine::open(&data).expect("open");
-        let mut v: Vec<String> = engine
-            .search(query, 20, 1_800_000_000)
-            .expect("search")
-            .into_iter()
-            .map(|h| h.subject)
-            .collect();
-        v.sort();
-        v
-    };
+    let subjects = |query: &str| sorted_subjects(&data, query);
     assert_eq!(subjects("is:unread"), vec!["zebra census state 0"]);
     assert_eq!(subjects("is:flagged"), vec!["zebra census state 2"]);
     assert_eq!(subjects("is:replied"), vec!["zebra census state 3"]);
@@ -641,17 +656,14 @@ fn is_terms_follow_the_servers_flags() {
     assert_eq!(subjects("is:read zebra").len(), 6);
 
     // Another client reads the first and unflags the third on the server.
-    rt.block_on(async {
-        let mut s = server.session().await;
-        s.select("INBOX").await.expect("select");
-        s.command("UID STORE 1 +FLAGS.SILENT (\\Seen \\Flagged)")
-            .await
-            .expect("store");
-        s.command("UID STORE 3 -FLAGS.SILENT (\\Flagged)")
-            .await
-            .expect("store");
-        s.logout().await;
-    });
+    another_client(
+        &rt,
+        &server,
+        &[
+            "UID STORE 1 +FLAGS.SILENT (\\Seen \\Flagged)",
+            "UID STORE 3 -FLAGS.SILENT (\\Flagged)",
+        ],
+    );
     run_ok(quoth(&data, &config, &[]));
     assert_eq!(subjects("is:unread"), Vec::<String>::new());
     assert_eq!(subjects("is:flagged"), vec!["zebra census state 0"]);
@@ -683,17 +695,7 @@ fn tags_and_the_servers_keywords_follow_each_other() {
     let data = work.path().join("data");
     run_ok(quoth(&data, &config, &[]));
     let now = 1_800_000_000;
-    let subjects = |query: &str| -> Vec<String> {
-        let engine = quoth::engine::Engine::open(&data).expect("open");
-        let mut v: Vec<String> = engine
-            .search(query, 20, now)
-            .expect("search")
-            .into_iter()
-            .map(|h| h.subject)
-            .collect();
-        v.sort();
-        v
-    };
+    let subjects = |query: &str| sorted_subjects(&data, query);
     let server_keywords = |rt: &tokio::runtime::Runtime| -> Vec<(u32, Vec<String>)> {
         rt.block_on(async {
             let mut s = server.session().await;
@@ -755,17 +757,14 @@ fn tags_and_the_servers_keywords_follow_each_other() {
     assert!(subjects("tag:work").is_empty());
 
     // Another client changes keywords on the server: the next sync takes them.
-    rt.block_on(async {
-        let mut s = server.session().await;
-        s.select("INBOX").await.expect("select");
-        s.command("UID STORE 2 -FLAGS.SILENT (later)")
-            .await
-            .expect("store");
-        s.command("UID STORE 1 +FLAGS.SILENT (urgent)")
-            .await
-            .expect("store");
-        s.logout().await;
-    });
+    another_client(
+        &rt,
+        &server,
+        &[
+            "UID STORE 2 -FLAGS.SILENT (later)",
+            "UID STORE 1 +FLAGS.SILENT (urgent)",
+        ],
+    );
     run_ok(quoth(&data, &config, &[]));
     assert!(subjects("tag:later").is_empty());
     assert_eq!(subjects("tag:urgent"), ["zebra census kw 0"]);

@@ -58,7 +58,16 @@ fn embedding_writes_nothing_under_home() {
     };
     let demo = common::demo_mailbox();
     let out = quoth(&["ingest", demo.to_str().expect("path")]);
-    assert!(out.contains("embedded"), "the texts were embedded: {out}");
+    let embedded = out
+        .lines()
+        .find_map(|l| l.strip_prefix("embedding: "))
+        .and_then(|l| l.split_once(" texts done"))
+        .and_then(|(counts, _)| counts.split_once(" of "))
+        .map(|(done, total)| (done.to_string(), total.to_string()));
+    assert!(
+        embedded.as_ref().is_some_and(|(d, t)| d == t && d != "0"),
+        "the texts were embedded: {out}"
+    );
     quoth(&["search", "--mode", "semantic", "who is fixing the roof"]);
     quoth(&["ask", "What is the strike price of the stock option grant?"]);
     assert_eq!(

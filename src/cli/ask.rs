@@ -2,8 +2,7 @@
 
 use super::output::{print_json, safe, safe_line, use_color};
 use anyhow::{Context, Result};
-use quoth::answer::conversation::Conversation;
-use quoth::engine::{AskEvent, AskOptions, AskOutcome, Engine};
+use quoth::engine::AskOutcome;
 use quoth::serve::client::Client;
 use quoth::serve::protocol::{EventKind, Op};
 use std::io::Write;
@@ -17,53 +16,8 @@ pub struct AskArgs<'a> {
     pub llm: bool,
 }
 
-pub fn run(engine: &Engine, args: AskArgs, json: bool) -> Result<i32> {
-    let mut conversation = match args.session {
-        Some(name) => engine.load_session(name)?,
-        None => Conversation::default(),
-    };
-    let answerer = super::tui::answerer(args.llm)?;
-    let opts = AskOptions {
-        thread: args
-            .thread
-            .map(|t| {
-                engine
-                    .resolve_thread(t)
-                    .with_context(|| format!("no thread or message {t:?}"))
-            })
-            .transpose()?,
-        widen: args.thread.is_none() || args.widen,
-        ..AskOptions::default()
-    };
-    let streaming = !json && args.llm;
-    let mut on_event = |e: AskEvent| match e {
-        AskEvent::Rewrite(r) => show_event(EventKind::Rewrite, &r, json, streaming),
-        AskEvent::Delta(d) => show_event(EventKind::Delta, &d, json, streaming),
-        AskEvent::Note(n) => show_event(EventKind::Note, &n, json, streaming),
-    };
-    let outcome = engine.ask(
-        args.question,
-        &mut conversation,
-        answerer.as_ref(),
-        &opts,
-        &mut on_event,
-    )?;
-    if streaming {
-        eprintln!();
-    }
-    if let Some(name) = args.session {
-        engine.save_session(name, &conversation)?;
-    }
-    if json {
-        print_json(&outcome)?;
-    } else {
-        print_text(&outcome);
-    }
-    Ok(0)
-}
-
 /// Asks through the data directory's server: the same answer, the session kept there.
-pub fn run_remote(client: &mut Client, args: AskArgs, json: bool) -> Result<i32> {
+pub fn run(client: &mut Client, args: AskArgs, json: bool) -> Result<i32> {
     let streaming = !json && args.llm;
     let value = client.call(
         Op::Ask {

@@ -3,7 +3,6 @@
 
 use super::output::{bad_query, print_json};
 use anyhow::Result;
-use quoth::engine::EngineError;
 use quoth::serve::client::ClientError;
 use quoth::serve::protocol::{ErrorKind, Op};
 use std::path::Path;
@@ -14,40 +13,22 @@ pub(super) struct BadQuery {
     pub caret: Option<String>,
 }
 
-/// How many messages each query matches, through the running server or, without
-/// one, the engine opened here.
+/// How many messages each query matches, through the data directory's server.
 pub(super) fn counts(data_dir: &Path, queries: &[String]) -> Result<Vec<Result<u64, BadQuery>>> {
     let mut out = Vec::with_capacity(queries.len());
-    match super::connect(data_dir)? {
-        Some(mut c) => {
-            for query in queries {
-                let op = Op::Count {
-                    query: query.clone(),
-                };
-                out.push(match c.call(op, &mut |_| {}) {
-                    Ok(v) => Ok(v["count"].as_u64().unwrap_or(0)),
-                    Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => Err(BadQuery {
-                        message: e.message,
-                        caret: e.caret,
-                    }),
-                    Err(e) => return Err(e.into()),
-                });
-            }
-        }
-        None => {
-            let engine = super::open(data_dir)?;
-            let now = chrono::Utc::now().timestamp();
-            for query in queries {
-                out.push(match engine.count(query, now) {
-                    Ok(n) => Ok(n as u64),
-                    Err(EngineError::Query(e)) => Err(BadQuery {
-                        message: format!("invalid query: {e}"),
-                        caret: Some(e.caret(query)),
-                    }),
-                    Err(e) => return Err(e.into()),
-                });
-            }
-        }
+    let mut c = super::connect(data_dir)?;
+    for query in queries {
+        let op = Op::Count {
+            query: query.clone(),
+        };
+        out.push(match c.call(op, &mut |_| {}) {
+            Ok(v) => Ok(v["count"].as_u64().unwrap_or(0)),
+            Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => Err(BadQuery {
+                message: e.message,
+                caret: e.caret,
+            }),
+            Err(e) => return Err(e.into()),
+        });
     }
     Ok(out)
 }

@@ -2,51 +2,12 @@
 
 use super::output::{print_json, safe_line};
 use anyhow::{Context, Result};
-use quoth::engine::{EmbedProgress, Engine, IngestPhase, IngestProgress, StatusReport};
+use quoth::engine::StatusReport;
 use quoth::serve::client::Client;
 use quoth::serve::lifetime::ServerState;
 use quoth::serve::protocol::{EventKind, Op};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-
-pub fn run(engine: &mut Engine, paths: &[PathBuf], then_embed: bool, json: bool) -> Result<i32> {
-    let live = std::io::stderr().is_terminal() && !json;
-    let mut last_phase = None;
-    let mut progress = |p: &IngestProgress| {
-        if !live {
-            return;
-        }
-        let mut err = std::io::stderr();
-        if last_phase != Some(p.phase) && last_phase.is_some() {
-            let _ = writeln!(err);
-        }
-        last_phase = Some(p.phase);
-        let _ = match p.phase {
-            IngestPhase::Done => writeln!(err),
-            phase => write!(err, "\r{phase:?}: {}/{}   ", p.done, p.total),
-        };
-    };
-    let report = engine.ingest(paths, &mut progress)?;
-    if !json {
-        print_report(&report);
-    }
-    let (attachments, embedding) = if then_embed {
-        (
-            Some(super::attachments::extract(engine, json)?),
-            embed_quietly(engine, json)?,
-        )
-    } else {
-        (None, None)
-    };
-    if json {
-        let mut value = serde_json::to_value(&report)?;
-        value["attachments"] = serde_json::to_value(&attachments)?;
-        value["embedding"] = serde_json::to_value(&embedding)?;
-        print_json(&value)?;
-    }
-    Ok(0)
-}
 
 fn print_report(report: &quoth::engine::IngestReport) {
     outln!(
@@ -80,12 +41,7 @@ fn print_report(report: &quoth::engine::IngestReport) {
 /// work and shows it; a background server, which nobody watches, ingests while this
 /// command shows the progress and report as an ingest in this process would, then
 /// runs the attachment and embedding jobs while this command waits.
-pub fn run_remote(
-    client: &mut Client,
-    paths: &[PathBuf],
-    then_embed: bool,
-    json: bool,
-) -> Result<i32> {
+pub fn run(client: &mut Client, paths: &[PathBuf], then_embed: bool, json: bool) -> Result<i32> {
     let mut absolute = Vec::new();
     for p in paths {
         let p = std::path::absolute(p).with_context(|| format!("resolving {}", p.display()))?;
@@ -164,50 +120,21 @@ pub fn wait_for_background_work(client: &mut Client, json: bool) -> Result<Statu
     }
 }
 
-pub fn embed(engine: &mut Engine, json: bool) -> Result<i32> {
-    engine.reconcile_derived_work()?;
-    super::attachments::extract(engine, json)?;
-    if let Some(report) = embed_quietly(engine, json)? {
+/// `quoth embed`: the embedding jobs, run by the data directory's server; a
+/// background server's work is watched to its end, as nobody else watches it.
+pub fn embed(client: &mut Client, json: bool) -> Result<i32> {
+    let v = client.call(Op::Embed, &mut |_| {})?;
+    if client.greeting.background {
+        let status = wait_for_background_work(client, json)?;
         if json {
-            print_json(&report)?;
+            print_json(&status)?;
         }
+    } else if json {
+        print_json(&v)?;
+    } else {
+        outln!("handed to the running Quoth: `quoth status` shows the progress");
     }
     Ok(0)
-}
-
-/// Runs the pending embedding jobs with a progress line (text mode); a kill leaves the
-/// rest for the next run. Without the model it says how to fetch it and returns None.
-fn embed_quietly(engine: &mut Engine, json: bool) -> Result<Option<quoth::engine::EmbedReport>> {
-    if let Err(e) = engine.embedder() {
-        eprintln!("note: {e}");
-        return Ok(None);
-    }
-    let live = std::io::stderr().is_terminal() && !json;
-    let stop = AtomicBool::new(false);
-    let report = engine.embed_pending(&stop, &mut |p: &EmbedProgress| {
-        if live {
-            let eta = p.eta_seconds.map_or("-".into(), |s| format!("{s:.0} s"));
-            eprint!(
-                "\rembedding: {}/{} texts, {:.0}/s, ETA {eta}   ",
-                p.done, p.total, p.rate
-            );
-        }
-    })?;
-    if live {
-        eprintln!();
-    }
-    if !json {
-        outln!(
-            "embedded {} texts in {:.1} s ({:.1}/s); {} of {} done, {} failed",
-            report.embedded,
-            report.seconds,
-            report.progress.rate,
-            report.progress.done,
-            report.progress.total,
-            report.progress.failed
-        );
-    }
-    Ok(Some(report))
 }
 
 /// `quoth status` through a running server: the work of its store, and the server.
@@ -252,9 +179,8 @@ fn uptime(secs: u64) -> String {
         _ => format!("{} h {} min", secs / 3600, secs % 3600 / 60),
     }
 }
-
 /// `quoth status`
-pub fn status(report: &StatusReport, json: bool) -> Result<i32> {
+fn status(report: &StatusReport, json: bool) -> Result<i32> {
     let (p, a, gaps) = (&report.embedding, &report.attachments, &report.missing);
     if json {
         print_json(report)?;

@@ -223,35 +223,14 @@ pub fn run(cli: Cli) -> Result<i32> {
     let data_dir = data_dir(cli.data_dir.clone())?;
     let json = cli.json;
     match command {
-        Command::Ingest { paths, no_embed } => match connect(&data_dir)? {
-            Some(mut c) => ingest::run_remote(&mut c, &paths, !no_embed, json),
-            None => ingest::run(&mut open(&data_dir)?, &paths, !no_embed, json),
-        },
-        Command::Embed => match connect(&data_dir)? {
-            Some(mut c) => {
-                let v = c.call(Op::Embed, &mut |_| {})?;
-                if c.greeting.background {
-                    // Nobody else watches a background server's work.
-                    let status = ingest::wait_for_background_work(&mut c, json)?;
-                    if json {
-                        output::print_json(&status)?;
-                    }
-                } else if json {
-                    output::print_json(&v)?;
-                } else {
-                    outln!("handed to the running Quoth: `quoth status` shows the progress");
-                }
-                Ok(0)
-            }
-            None => ingest::embed(&mut open(&data_dir)?, json),
-        },
-        Command::Status => match connect(&data_dir)? {
-            Some(mut c) => {
-                let v = c.call(Op::Status, &mut |_| {})?;
-                ingest::status_of_server(v, json)
-            }
-            None => ingest::status(&open(&data_dir)?.status_report()?, json),
-        },
+        Command::Ingest { paths, no_embed } => {
+            ingest::run(&mut connect(&data_dir)?, &paths, !no_embed, json)
+        }
+        Command::Embed => ingest::embed(&mut connect(&data_dir)?, json),
+        Command::Status => {
+            let v = connect(&data_dir)?.call(Op::Status, &mut |_| {})?;
+            ingest::status_of_server(v, json)
+        }
         Command::Count { query } => count::run(&data_dir, &query, json),
         Command::Views => {
             let config = match quoth::config::path(cli.config.as_deref()) {
@@ -277,10 +256,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                 rerank,
                 output,
             };
-            match connect(&data_dir)? {
-                Some(mut c) => search::run_remote(&mut c, args, json),
-                None => search::run(&open(&data_dir)?, args, json),
-            }
+            search::run(&mut connect(&data_dir)?, args, json)
         }
         Command::Ask {
             question,
@@ -296,36 +272,25 @@ pub fn run(cli: Cli) -> Result<i32> {
                 session: session.as_deref(),
                 llm,
             };
-            match connect(&data_dir)? {
-                Some(mut c) => ask::run_remote(&mut c, args, json),
-                None => ask::run(&open(&data_dir)?, args, json),
-            }
+            ask::run(&mut connect(&data_dir)?, args, json)
         }
         Command::Eval { file, llm, verbose } => {
             eval::run(&open(&data_dir)?, &file, llm, verbose, json)
         }
-        Command::Show { id } => match connect(&data_dir)? {
-            Some(mut c) => show::run_remote(&mut c, &id, json),
-            None => show::run(&open(&data_dir)?, &id, json),
-        },
-        Command::Stats => match connect(&data_dir)? {
-            Some(mut c) => {
-                let v = c.call(Op::Stats, &mut |_| {})?;
-                stats::run(&serde_json::from_value(v)?, json)
-            }
-            None => stats::run(&open(&data_dir)?.stats()?, json),
-        },
+        Command::Show { id } => show::run(&mut connect(&data_dir)?, &id, json),
+        Command::Stats => {
+            let v = connect(&data_dir)?.call(Op::Stats, &mut |_| {})?;
+            stats::run(&serde_json::from_value(v)?, json)
+        }
         Command::Address { prefix, limit } => {
-            let entries: Vec<quoth::engine::AddressEntry> = match connect(&data_dir)? {
-                Some(mut c) => serde_json::from_value(c.call(
+            let entries: Vec<quoth::engine::AddressEntry> =
+                serde_json::from_value(connect(&data_dir)?.call(
                     Op::Addresses {
                         prefix,
                         limit: Some(limit),
                     },
                     &mut |_| {},
-                )?)?,
-                None => open(&data_dir)?.addresses(&prefix, limit)?,
-            };
+                )?)?;
             if json {
                 output::print_json(&entries)?;
             } else {
@@ -335,14 +300,10 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             Ok(0)
         }
-        Command::Move { query, to, limit } => match connect(&data_dir)? {
-            Some(mut c) => move_mail::run_remote(&mut c, &query, &to, limit, json),
-            None => move_mail::run(&mut open(&data_dir)?, &query, &to, limit, json),
-        },
-        Command::Expunge { yes } => match connect(&data_dir)? {
-            Some(mut c) => move_mail::expunge_remote(&mut c, yes, json),
-            None => move_mail::expunge(&mut open(&data_dir)?, yes, json),
-        },
+        Command::Move { query, to, limit } => {
+            move_mail::run(&mut connect(&data_dir)?, &query, &to, limit, json)
+        }
+        Command::Expunge { yes } => move_mail::expunge(&mut connect(&data_dir)?, yes, json),
         // A background server has no UI to show the message in: a UI starts here.
         Command::Open { message } => {
             match Client::connect(&data_dir)?.filter(|c| !c.greeting.background) {
@@ -368,14 +329,8 @@ pub fn run(cli: Cli) -> Result<i32> {
                 }),
             }
         }
-        Command::Quarantine => match connect(&data_dir)? {
-            Some(mut c) => quarantine::run_remote(&mut c, json),
-            None => quarantine::run(&open(&data_dir)?, json),
-        },
-        Command::Reindex => match connect(&data_dir)? {
-            Some(mut c) => reindex::run_remote(&mut c, json),
-            None => reindex::run(&mut open(&data_dir)?, json),
-        },
+        Command::Quarantine => quarantine::run(&mut connect(&data_dir)?, json),
+        Command::Reindex => reindex::run(&mut connect(&data_dir)?, json),
         Command::Rebuild => {
             server_start::stop_background(&data_dir)?;
             if Client::connect(&data_dir)?.is_some() {
@@ -402,6 +357,11 @@ pub fn run(cli: Cli) -> Result<i32> {
     }
 }
 
+/// Ends what the command left running in this process (its own server).
+pub fn finish() {
+    server_start::stop_here();
+}
+
 fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
     match given {
         Some(d) => Ok(d),
@@ -412,11 +372,12 @@ fn data_dir(given: Option<PathBuf>) -> Result<PathBuf> {
 }
 
 /// The data directory's server: the running one, or one started in the
-/// background (none with `QUOTH_INLINE=1`).
-fn connect(data_dir: &std::path::Path) -> Result<Option<Client>> {
+/// background (in this process with `QUOTH_INLINE=1`). Every command that reads
+/// or changes the mail goes through it.
+fn connect(data_dir: &std::path::Path) -> Result<Client> {
     let client = server_start::connect_or_start(data_dir)?;
     // What the server found and did since its last client: this command's user hears it.
-    for note in client.iter().flat_map(|c| &c.greeting.notes) {
+    for note in &client.greeting.notes {
         eprintln!("note: {}", output::safe_line(note));
     }
     Ok(client)

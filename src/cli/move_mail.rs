@@ -5,30 +5,12 @@
 use super::output::{bad_query, print_json, safe_line};
 use anyhow::{Context, Result};
 use quoth::engine::expunge::ExpungeReport;
-use quoth::engine::moves::{MoveReport, MoveTarget};
-use quoth::engine::{Engine, EngineError};
+use quoth::engine::moves::MoveReport;
 use quoth::serve::client::{Client, ClientError};
 use quoth::serve::protocol::{ErrorKind, Op};
 
-pub fn run(engine: &mut Engine, query: &str, to: &str, limit: usize, json: bool) -> Result<i32> {
-    match engine.move_matching(query, &MoveTarget::named(to), limit) {
-        Ok(report) => print(&report, json),
-        Err(EngineError::Query(e)) => Ok(bad_query(
-            &format!("invalid query: {e}"),
-            Some(&e.caret(query)),
-        )),
-        Err(e) => Err(e.into()),
-    }
-}
-
 /// Moves through the data directory's server (an open UI follows at once).
-pub fn run_remote(
-    client: &mut Client,
-    query: &str,
-    to: &str,
-    limit: usize,
-    json: bool,
-) -> Result<i32> {
+pub fn run(client: &mut Client, query: &str, to: &str, limit: usize, json: bool) -> Result<i32> {
     let op = Op::Move {
         query: query.to_string(),
         to: to.to_string(),
@@ -79,17 +61,7 @@ fn print(report: &MoveReport, json: bool) -> Result<i32> {
     Ok(if report.failed.is_empty() { 0 } else { 1 })
 }
 
-/// `quoth expunge [--yes]`: without `--yes` it says what would go.
-pub fn expunge(engine: &mut Engine, confirm: bool, json: bool) -> Result<i32> {
-    let report = if confirm {
-        engine.expunge_trash()?
-    } else {
-        engine.expunge_preview()?
-    };
-    print_expunge(&report, json)
-}
-
-pub fn expunge_remote(client: &mut Client, confirm: bool, json: bool) -> Result<i32> {
+pub fn expunge(client: &mut Client, confirm: bool, json: bool) -> Result<i32> {
     let v = client.call(Op::Expunge { confirm }, &mut |_| {})?;
     print_expunge(
         &serde_json::from_value(v).context("reading the server's expunge report")?,

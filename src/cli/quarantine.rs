@@ -2,17 +2,12 @@
 
 use super::output::{print_json, safe_line};
 use anyhow::Result;
-use quoth::engine::Engine;
 use quoth::serve::client::Client;
 use quoth::serve::protocol::Op;
 use serde_json::Value;
 
-pub fn run(engine: &Engine, json: bool) -> Result<i32> {
-    show(&quoth::serve::api::quarantine_json(engine)?, json)
-}
-
 /// The quarantine of the data directory's server.
-pub fn run_remote(client: &mut Client, json: bool) -> Result<i32> {
+pub fn run(client: &mut Client, json: bool) -> Result<i32> {
     show(&client.call(Op::Quarantine, &mut |_| {})?, json)
 }
 

@@ -3,21 +3,9 @@
 use super::output::print_json;
 use anyhow::Result;
 use quoth::engine::Engine;
-use serde_json::json;
-
-pub fn run(engine: &mut Engine, json: bool) -> Result<i32> {
-    let started = std::time::Instant::now();
-    let n = engine.reindex(&mut |_, _| {})?;
-    let secs = started.elapsed().as_secs_f64();
-    let queued = engine.queue_unread_attachments()?;
-    report(
-        &json!({"indexed": n, "seconds": secs, "attachments_queued": queued}),
-        json,
-    )
-}
 
 /// Reindexes in the data directory's server (its reads wait meanwhile).
-pub fn run_remote(client: &mut quoth::serve::client::Client, json: bool) -> Result<i32> {
+pub fn run(client: &mut quoth::serve::client::Client, json: bool) -> Result<i32> {
     let v = client.call(quoth::serve::protocol::Op::Reindex, &mut |_| {})?;
     report(&v, json)
 }
@@ -52,6 +40,6 @@ pub fn rebuild(data_dir: &std::path::Path, json: bool) -> Result<i32> {
             report.seconds
         );
     }
-    super::ingest::embed(&mut super::open(data_dir)?, json)?;
+    super::ingest::embed(&mut super::connect(data_dir)?, json)?;
     Ok(0)
 }

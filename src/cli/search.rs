@@ -2,7 +2,7 @@
 
 use super::output::{bad_query, date, fit, highlight, print_json, safe_line, use_color};
 use anyhow::{Context, Result};
-use quoth::engine::{Engine, EngineError, Retrieval, RetrieveOptions, SearchMode};
+use quoth::engine::{Retrieval, SearchMode};
 use quoth::serve::client::{Client, ClientError};
 use quoth::serve::protocol::{ErrorKind, Op};
 
@@ -43,33 +43,8 @@ pub struct SearchArgs<'a> {
     pub output: OutputArg,
 }
 
-pub fn run(engine: &Engine, args: SearchArgs, json: bool) -> Result<i32> {
-    let opts = RetrieveOptions {
-        mode: args.mode.into(),
-        limit: args.limit,
-        rerank: args.rerank,
-        now: chrono::Utc::now().timestamp(),
-    };
-    let retrieval = match engine.retrieve(args.query, opts) {
-        Ok(r) => r,
-        Err(EngineError::Query(e)) => {
-            return Ok(bad_query(
-                &format!("invalid query: {e}"),
-                Some(&e.caret(args.query)),
-            ))
-        }
-        Err(e) => return Err(e.into()),
-    };
-    if json {
-        print_json(&retrieval)?;
-        return Ok(0);
-    }
-    print_hits(&retrieval, &args);
-    Ok(0)
-}
-
 /// Searches through the data directory's server: the same hits as in process.
-pub fn run_remote(client: &mut Client, args: SearchArgs, json: bool) -> Result<i32> {
+pub fn run(client: &mut Client, args: SearchArgs, json: bool) -> Result<i32> {
     let mode = match args.mode {
         ModeArg::Lexical => "lexical",
         ModeArg::Semantic => "semantic",

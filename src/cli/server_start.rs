@@ -7,14 +7,18 @@
 //! the data directory. It keeps the engine warm for the next command and lets other
 //! terminals watch its work (`quoth status`), and exits after [`IDLE_EXIT`] (or
 //! `QUOTH_SERVER_IDLE_EXIT` seconds) without a client or background work.
-//! `QUOTH_INLINE=1` runs every command in its own process instead.
+//! `QUOTH_INLINE=1` serves each command from its own process instead, through the
+//! same client, and leaves no server behind.
 
 use anyhow::{bail, Context, Result};
 use quoth::serve::client::Client;
+use quoth::serve::protocol::Op;
+use quoth::serve::ServeOptions;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How long a background server waits for its next client.
@@ -39,21 +43,78 @@ fn idle_exit() -> Duration {
         .unwrap_or(IDLE_EXIT)
 }
 
-/// Whether commands run in their own process (`QUOTH_INLINE=1`).
+/// Whether each command serves itself (`QUOTH_INLINE=1`).
 pub fn inline() -> bool {
     std::env::var("QUOTH_INLINE").is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 /// The running server of `data_dir`, started in the background when there is none
 /// (unless [`inline`]).
-pub fn connect_or_start(data_dir: &Path) -> Result<Option<Client>> {
+pub fn connect_or_start(data_dir: &Path) -> Result<Client> {
     if let Some(client) = Client::connect(data_dir)? {
-        return Ok(Some(client));
+        return Ok(client);
     }
     if inline() {
-        return Ok(None);
+        return start_here(data_dir);
     }
-    start(data_dir).map(Some)
+    start(data_dir)
+}
+
+/// Serves the data directory from a thread of this process, which ends with it:
+/// the same server, reached through the same client, as a background one.
+fn start_here(data_dir: &Path) -> Result<Client> {
+    let engine = quoth::engine::Engine::open(data_dir)
+        .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))?;
+    let opts = ServeOptions {
+        data_dir: data_dir.to_path_buf(),
+        http: None,
+        allow_remote: false,
+        idle_exit: Some(idle_exit()),
+    };
+    let (ready, listening) = std::sync::mpsc::channel::<Result<(), String>>();
+    let failed = ready.clone();
+    let thread = std::thread::Builder::new()
+        .name("quoth-server".into())
+        .spawn(move || {
+            if let Err(e) = quoth::serve::run(engine, opts, |_| {
+                let _ = ready.send(Ok(()));
+            }) {
+                let _ = failed.send(Err(e.to_string()));
+            }
+        })
+        .context("starting the Quoth server in this process")?;
+    *lock_here() = Some((data_dir.to_path_buf(), thread));
+    match listening.recv_timeout(START_WAIT) {
+        Ok(Ok(())) => {}
+        Ok(Err(why)) => bail!("the Quoth server could not start: {why}"),
+        Err(_) => bail!(
+            "the Quoth server did not listen within {} s",
+            START_WAIT.as_secs()
+        ),
+    }
+    Client::connect(data_dir)?.context("the Quoth server of this process does not answer")
+}
+
+/// The server this process serves its command from ([`start_here`]), and its thread.
+type Here = Option<(PathBuf, std::thread::JoinHandle<()>)>;
+
+static HERE: Mutex<Here> = Mutex::new(None);
+
+fn lock_here() -> std::sync::MutexGuard<'static, Here> {
+    HERE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Stops the server this process started for its command, once the command is
+/// done, and waits for it: its engine closes the store as a background server's
+/// does, every write on disk before the process exits.
+pub fn stop_here() {
+    let Some((data_dir, thread)) = lock_here().take() else {
+        return;
+    };
+    if let Ok(Some(mut client)) = Client::connect(&data_dir) {
+        let _ = client.call(Op::Shutdown, &mut |_| {});
+    }
+    let _ = thread.join();
 }
 
 /// Stops a background server of `data_dir`, for a command that opens the data

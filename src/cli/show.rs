@@ -2,18 +2,13 @@
 
 use super::output::{date, print_json, safe, safe_line};
 use anyhow::{Context, Result};
-use quoth::engine::{AttachmentState, Engine};
+use quoth::engine::AttachmentState;
 use quoth::serve::client::Client;
 use quoth::serve::protocol::Op;
 use serde_json::Value;
 
-pub fn run(engine: &Engine, id: &str, json: bool) -> Result<i32> {
-    let message = quoth::serve::api::message_json(engine, id)?;
-    show(&message, json)
-}
-
 /// Shows a message read through the data directory's server.
-pub fn run_remote(client: &mut Client, id: &str, json: bool) -> Result<i32> {
+pub fn run(client: &mut Client, id: &str, json: bool) -> Result<i32> {
     let message = client.call(
         Op::Message {
             message: id.to_string(),

@@ -5,7 +5,6 @@
 use super::output::{bad_query, print_json};
 use anyhow::{bail, Result};
 use quoth::engine::tagging::TagReport;
-use quoth::engine::EngineError;
 use quoth::serve::client::ClientError;
 use quoth::serve::protocol::{ErrorKind, Op};
 use std::path::Path;
@@ -38,34 +37,17 @@ pub fn split_words(words: &[String]) -> Result<(Vec<String>, Vec<String>, String
 
 pub fn run(data_dir: &Path, words: &[String], json: bool) -> Result<i32> {
     let (add, remove, query) = split_words(words)?;
-    let report: TagReport = match super::connect(data_dir)? {
-        Some(mut c) => {
-            let op = Op::Tag {
-                query: query.clone(),
-                add,
-                remove,
-            };
-            match c.call(op, &mut |_| {}) {
-                Ok(v) => serde_json::from_value(v)?,
-                Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => {
-                    return Ok(bad_query(&e.message, e.caret.as_deref()))
-                }
-                Err(e) => return Err(e.into()),
-            }
+    let op = Op::Tag {
+        query: query.clone(),
+        add,
+        remove,
+    };
+    let report: TagReport = match super::connect(data_dir)?.call(op, &mut |_| {}) {
+        Ok(v) => serde_json::from_value(v)?,
+        Err(ClientError::Api(e)) if e.kind == ErrorKind::Query => {
+            return Ok(bad_query(&e.message, e.caret.as_deref()))
         }
-        None => {
-            let now = chrono::Utc::now().timestamp();
-            match super::open(data_dir)?.tag(&query, &add, &remove, now) {
-                Ok(r) => r,
-                Err(EngineError::Query(e)) => {
-                    return Ok(bad_query(
-                        &format!("invalid query: {e}"),
-                        Some(&e.caret(&query)),
-                    ))
-                }
-                Err(e) => return Err(e.into()),
-            }
-        }
+        Err(e) => return Err(e.into()),
     };
     if json {
         print_json(&report)?;

@@ -188,6 +188,11 @@ fn attach(
 ) -> Result<Option<Started>> {
     let dir = data_dir.to_path_buf();
     let start_server: StartServer = Arc::new(move || {
+        // A server in this process would be the UI's own: a UI that serves itself
+        // opens its engine instead.
+        if super::server_start::inline() {
+            return Err("no Quoth server runs for this data directory".into());
+        }
         super::server_start::connect_or_start(&dir)
             .map(drop)
             .map_err(|e| format!("{e:#}"))
