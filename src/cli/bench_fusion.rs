@@ -6,12 +6,46 @@
 
 use super::output::print_json;
 use anyhow::{Context, Result};
-use quoth::engine::{parse_eval_items, EngineConfig, FusionWeights};
+use quoth::engine::{parse_eval_items, EngineConfig, FusionWeights, SearchMode};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
 /// Messages `ask` takes into its evidence pack.
 const DEPTH: usize = 12;
+
+/// Where the first gold message ranked, over a question set.
+#[derive(Debug, Default, Clone, Copy, serde::Serialize)]
+struct Scores {
+    recall_at_5: f64,
+    recall_at_depth: f64,
+    mrr: f64,
+}
+
+impl Scores {
+    fn add(&mut self, rank: Option<usize>) {
+        if let Some(p) = rank {
+            self.recall_at_5 += f64::from(u8::from(p < 5));
+            self.recall_at_depth += 1.0;
+            self.mrr += 1.0 / (p as f64 + 1.0);
+        }
+    }
+
+    fn over(self, n: usize) -> Self {
+        let n = n.max(1) as f64;
+        Self {
+            recall_at_5: self.recall_at_5 / n,
+            recall_at_depth: self.recall_at_depth / n,
+            mrr: self.mrr / n,
+        }
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "recall@5 {:.3} recall@{DEPTH} {:.3} MRR {:.3}",
+            self.recall_at_5, self.recall_at_depth, self.mrr
+        )
+    }
+}
 
 pub fn run(store: &Path, questions: &[PathBuf], json_out: bool) -> Result<i32> {
     let mut engine = super::server_start::open_engine(store)
@@ -28,8 +62,35 @@ pub fn run(store: &Path, questions: &[PathBuf], json_out: bool) -> Result<i32> {
         .filter(|i| i.answerable() && i.turns.is_empty() && i.question.is_some())
         .collect();
     let bare = |s: &str| s.trim().trim_matches(['<', '>']).to_string();
+    let score = |engine: &quoth::engine::Engine, mode: SearchMode| -> Result<Scores> {
+        let mut scores = Scores::default();
+        for item in &items {
+            let q = item.question.as_deref().unwrap_or("");
+            let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare(g)).collect();
+            let r = engine.question_retrieval(q, DEPTH, mode)?;
+            let rank = r.hits.iter().position(|h| {
+                h.hit
+                    .message_id
+                    .as_deref()
+                    .is_some_and(|m| gold.contains(&bare(m)))
+            });
+            scores.add(rank);
+        }
+        Ok(scores.over(items.len()))
+    };
     let mut rows = Vec::new();
-    for lexical in [0.5f32, 1.0, 1.5, 2.0] {
+    // Each list alone first: hybrid has to beat the better of them.
+    for (name, mode) in [
+        ("lexical", SearchMode::Lexical),
+        ("semantic", SearchMode::Semantic),
+    ] {
+        let s = score(&engine, mode)?;
+        if !json_out {
+            outln!("{name} alone: {}", s.line());
+        }
+        rows.push(json!({ "mode": name, "scores": s }));
+    }
+    for lexical in [0.5f32, 1.0, 1.5, 2.0, 3.0] {
         for semantic in [0.5f32, 1.0] {
             for thread_sibling in [0.0f32, 0.3, 0.6] {
                 let fusion = FusionWeights {
@@ -41,37 +102,17 @@ pub fn run(store: &Path, questions: &[PathBuf], json_out: bool) -> Result<i32> {
                     fusion,
                     ..EngineConfig::default()
                 });
-                let (mut at5, mut at_depth, mut rr) = (0usize, 0usize, 0.0f64);
-                for item in &items {
-                    let q = item.question.as_deref().unwrap_or("");
-                    let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare(g)).collect();
-                    let r = engine.question_retrieval(q, DEPTH)?;
-                    let rank = r.hits.iter().position(|h| {
-                        h.hit
-                            .message_id
-                            .as_deref()
-                            .is_some_and(|m| gold.contains(&bare(m)))
-                    });
-                    if let Some(p) = rank {
-                        at5 += usize::from(p < 5);
-                        at_depth += 1;
-                        rr += 1.0 / (p as f64 + 1.0);
-                    }
-                }
-                let n = items.len().max(1) as f64;
-                rows.push(json!({
-                    "lexical": lexical, "semantic": semantic, "thread_sibling": thread_sibling,
-                    "recall_at_5": at5 as f64 / n, "recall_at_depth": at_depth as f64 / n,
-                    "mrr": rr / n,
-                }));
+                let s = score(&engine, SearchMode::Hybrid)?;
                 if !json_out {
                     outln!(
-                        "lexical {lexical:.1} semantic {semantic:.1} sibling {thread_sibling:.1}: recall@5 {:.3} recall@{DEPTH} {:.3} MRR {:.3}",
-                        at5 as f64 / n,
-                        at_depth as f64 / n,
-                        rr / n
+                        "lexical {lexical:.1} semantic {semantic:.1} sibling {thread_sibling:.1}: {}",
+                        s.line()
                     );
                 }
+                rows.push(json!({
+                    "mode": "hybrid", "lexical": lexical, "semantic": semantic,
+                    "thread_sibling": thread_sibling, "scores": s,
+                }));
             }
         }
     }

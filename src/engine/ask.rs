@@ -528,8 +528,14 @@ impl Engine {
     }
 
     /// The mailbox search `ask` runs for a standalone question (its first try over
-    /// the whole mailbox), for benchmarks of retrieval settings.
-    pub fn question_retrieval(&self, question: &str, limit: usize) -> Result<super::Retrieval> {
+    /// the whole mailbox, in hybrid mode), here in any mode, for benchmarks of
+    /// retrieval settings.
+    pub fn question_retrieval(
+        &self,
+        question: &str,
+        limit: usize,
+        mode: SearchMode,
+    ) -> Result<super::Retrieval> {
         let ctx = self.mailbox_context()?;
         let plan = Question::read(question, &ctx.book, ctx.newest);
         let hints = RetrieveHints {
@@ -540,7 +546,7 @@ impl Engine {
         self.retrieve_query(
             &plan.search_query(true, &[]),
             RetrieveOptions {
-                mode: SearchMode::Hybrid,
+                mode,
                 limit,
                 rerank: false,
                 now: ctx.newest,
