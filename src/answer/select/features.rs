@@ -133,287 +133,395 @@ pub struct Context<'a> {
     pub window_similarity: Option<&'a [f32]>,
 }
 
-/// A feature vector for each candidate, in order.
-pub fn features(ctx: &Context, cands: &[Candidate]) -> Vec<Vec<f32>> {
-    let q = ctx.question;
-    let terms: Vec<(String, f32)> = q
-        .stems
-        .iter()
-        .map(|s| (s.clone(), ctx.weights.get(s).copied().unwrap_or(1.0)))
-        .filter(|t| t.1 > 0.0)
-        .collect();
-    let question_lower = q.question.to_lowercase();
-    let q_names: Vec<String> = q
-        .slots
-        .iter()
-        .filter(|s| s.kind == SlotKind::Name)
-        .map(|s| s.text.to_lowercase())
-        .collect();
-    let q_mentions: Vec<String> = q
-        .people
-        .iter()
-        .flat_map(|p| p.match_terms.iter().cloned())
-        .chain(q.people.iter().map(|p| p.mention.to_lowercase()))
-        .collect();
+/// What the features of every candidate draw on: the question's weighted terms
+/// and names, each message's stems and text, the pack's dates, and each
+/// candidate's overlap, similarity, values and passage.
+struct Shared<'c> {
+    terms: Vec<(String, f32)>,
+    question_lower: String,
+    q_names: Vec<String>,
+    q_mentions: Vec<String>,
+    message_stems: HashMap<&'c str, HashSet<String>>,
+    message_text: HashMap<&'c str, String>,
+    dates: Vec<i64>,
+    newest: Option<i64>,
+    max_score: f32,
+    lex: Vec<f32>,
+    best_lex: f32,
+    sims: Vec<f32>,
+    best_sim: f32,
+    question_stems: HashSet<String>,
+    found_all: Vec<Vec<Found>>,
+    new_values: Vec<(bool, bool)>,
+    passage_best: HashMap<usize, (f32, usize)>,
+}
 
-    // Per message: the stems of everything it says, its subject's stems, its date.
-    let mut message_stems: HashMap<&str, HashSet<String>> = HashMap::new();
-    let mut message_text: HashMap<&str, String> = HashMap::new();
-    for item in &ctx.pack.items {
-        let entry = message_stems.entry(item.key.as_str()).or_default();
-        entry.extend(stem_set(&item.cite_text));
-        entry.extend(stem_set(&item.subject));
-        let text = message_text.entry(item.key.as_str()).or_default();
-        text.push_str(&item.cite_text);
-        text.push('\n');
+impl<'c> Shared<'c> {
+    fn new(ctx: &'c Context, cands: &[Candidate]) -> Self {
+        let q = ctx.question;
+        let terms: Vec<(String, f32)> = q
+            .stems
+            .iter()
+            .map(|s| (s.clone(), ctx.weights.get(s).copied().unwrap_or(1.0)))
+            .filter(|t| t.1 > 0.0)
+            .collect();
+        let question_lower = q.question.to_lowercase();
+        let q_names: Vec<String> = q
+            .slots
+            .iter()
+            .filter(|s| s.kind == SlotKind::Name)
+            .map(|s| s.text.to_lowercase())
+            .collect();
+        let q_mentions: Vec<String> = q
+            .people
+            .iter()
+            .flat_map(|p| p.match_terms.iter().cloned())
+            .chain(q.people.iter().map(|p| p.mention.to_lowercase()))
+            .collect();
+
+        // Per message: the stems of everything it says, its subject's stems, its date.
+        let mut message_stems: HashMap<&str, HashSet<String>> = HashMap::new();
+        let mut message_text: HashMap<&str, String> = HashMap::new();
+        for item in &ctx.pack.items {
+            let entry = message_stems.entry(item.key.as_str()).or_default();
+            entry.extend(stem_set(&item.cite_text));
+            entry.extend(stem_set(&item.subject));
+            let text = message_text.entry(item.key.as_str()).or_default();
+            text.push_str(&item.cite_text);
+            text.push('\n');
+        }
+        let mut dates: Vec<i64> = ctx.pack.items.iter().filter_map(|i| i.date).collect();
+        dates.sort_unstable();
+        dates.dedup();
+        let newest = dates.last().copied();
+        let max_score = ctx
+            .pack
+            .items
+            .iter()
+            .map(|i| i.score)
+            .fold(f32::MIN, f32::max)
+            .max(1e-6);
+
+        let lex: Vec<f32> = cands
+            .iter()
+            .map(|c| weighted_share(&terms, &stem_set(&c.text)))
+            .collect();
+        let best_lex = lex.iter().copied().fold(0.0, f32::max);
+        let sims: Vec<f32> = ctx
+            .similarity
+            .map(|s| s.to_vec())
+            .unwrap_or_else(|| vec![crate::answer::extract::UNKNOWN_SIMILARITY; cands.len()]);
+        let best_sim = sims.iter().copied().fold(f32::MIN, f32::max);
+
+        // What each candidate states that the question does not.
+        let question_stems: HashSet<String> = q.stems.iter().cloned().collect();
+        let found_all: Vec<Vec<Found>> = cands
+            .iter()
+            .map(|c| find_all(&c.text, ctx.known_people))
+            .collect();
+        let new_values: Vec<(bool, bool)> = cands
+            .iter()
+            .zip(&found_all)
+            .map(|(c, found)| {
+                let fresh: Vec<&Found> = found
+                    .iter()
+                    .filter(|x| {
+                        c.text
+                            .get(x.span.clone())
+                            .is_some_and(|v| !question_lower.contains(&v.to_lowercase()))
+                    })
+                    .collect();
+                let expected = fresh.iter().any(|x| q.expects.contains(&x.kind));
+                (!fresh.is_empty(), expected)
+            })
+            .collect();
+        // Neighbours in the same passage, and the passage's best lexical match.
+        let mut passage_best: HashMap<usize, (f32, usize)> = HashMap::new();
+        for (ci, c) in cands.iter().enumerate() {
+            if c.kind == CandidateKind::Sentence {
+                let e = passage_best.entry(c.item).or_insert((-1.0, c.position));
+                if lex[ci] > e.0 {
+                    *e = (lex[ci], c.position);
+                }
+            }
+        }
+        Self {
+            terms,
+            question_lower,
+            q_names,
+            q_mentions,
+            message_stems,
+            message_text,
+            dates,
+            newest,
+            max_score,
+            lex,
+            best_lex,
+            sims,
+            best_sim,
+            question_stems,
+            found_all,
+            new_values,
+            passage_best,
+        }
     }
-    let mut dates: Vec<i64> = ctx.pack.items.iter().filter_map(|i| i.date).collect();
-    dates.sort_unstable();
-    dates.dedup();
-    let newest = dates.last().copied();
-    let max_score = ctx
-        .pack
-        .items
-        .iter()
-        .map(|i| i.score)
-        .fold(f32::MIN, f32::max)
-        .max(1e-6);
 
-    let lex: Vec<f32> = cands
-        .iter()
-        .map(|c| weighted_share(&terms, &stem_set(&c.text)))
-        .collect();
-    let best_lex = lex.iter().copied().fold(0.0, f32::max);
-    let sims: Vec<f32> = ctx
-        .similarity
-        .map(|s| s.to_vec())
-        .unwrap_or_else(|| vec![crate::answer::extract::UNKNOWN_SIMILARITY; cands.len()]);
-    let best_sim = sims.iter().copied().fold(f32::MIN, f32::max);
-
-    // What each candidate states that the question does not.
-    let question_stems: HashSet<String> = q.stems.iter().cloned().collect();
-    let found_all: Vec<Vec<Found>> = cands
-        .iter()
-        .map(|c| find_all(&c.text, ctx.known_people))
-        .collect();
-    let new_values: Vec<(bool, bool)> = cands
-        .iter()
-        .zip(&found_all)
-        .map(|(c, found)| {
-            let fresh: Vec<&Found> = found
-                .iter()
-                .filter(|x| {
-                    c.text
-                        .get(x.span.clone())
-                        .is_some_and(|v| !question_lower.contains(&v.to_lowercase()))
-                })
-                .collect();
-            let expected = fresh.iter().any(|x| q.expects.contains(&x.kind));
-            (!fresh.is_empty(), expected)
-        })
-        .collect();
-    // Neighbours in the same passage, and the passage's best lexical match.
-    let neighbour = |ci: usize, step: isize| -> Option<usize> {
+    /// The candidate next to `ci` in the same passage (`step` -1 or 1).
+    fn neighbour(cands: &[Candidate], ci: usize, step: isize) -> Option<usize> {
         let j = ci.checked_add_signed(step)?;
         (j < cands.len()
             && cands[j].item == cands[ci].item
             && cands[j].kind == CandidateKind::Sentence
             && cands[ci].kind == CandidateKind::Sentence)
             .then_some(j)
-    };
-    let mut passage_best: HashMap<usize, (f32, usize)> = HashMap::new();
-    for (ci, c) in cands.iter().enumerate() {
-        if c.kind == CandidateKind::Sentence {
-            let e = passage_best.entry(c.item).or_insert((-1.0, c.position));
-            if lex[ci] > e.0 {
-                *e = (lex[ci], c.position);
-            }
-        }
     }
+}
 
-    let mut out = Vec::with_capacity(cands.len());
-    for (ci, c) in cands.iter().enumerate() {
-        let item = &ctx.pack.items[c.item];
-        let own = stem_set(&c.text);
-        let window = stem_set(&c.window);
-        let message = &message_stems[item.key.as_str()];
-        let found = found_all[ci].clone();
-        let found_window = find_all(&c.window, ctx.known_people);
-        let lower = c.text.to_lowercase();
-        let mut f = Vec::with_capacity(FEATURE_NAMES.len());
-        let (role_to, role_cc, sender, recipient_rank) = match c.kind {
-            CandidateKind::Participant { role, rank } => (
-                role == Role::To,
-                role == Role::Cc,
-                role == Role::From,
-                rank as f32,
-            ),
-            _ => (false, false, false, 0.0),
-        };
-        push_bool(&mut f, c.kind == CandidateKind::Sentence);
-        push_bool(&mut f, sender);
-        push_bool(&mut f, role_to);
-        push_bool(&mut f, role_cc);
-        push_bool(&mut f, c.kind == CandidateKind::Subject);
-        push_bool(&mut f, c.kind == CandidateKind::Attachment);
-        f.push(recipient_rank);
-        // Meaning.
-        f.push(sims[ci]);
-        f.push(
-            ctx.window_similarity
-                .map_or(crate::answer::extract::UNKNOWN_SIMILARITY, |w| w[ci]),
-        );
-        f.push(item.dense.unwrap_or(0.0));
-        f.push(rank_of(&sims, ci));
-        f.push(if ctx.similarity.is_some() {
-            sims[ci] - best_sim
-        } else {
-            0.0
-        });
-        // Words.
-        f.push(lex[ci]);
-        f.push(weighted_share(&terms, &window));
-        f.push(weighted_share(&terms, message));
-        f.push(weighted_share(&terms, &stem_set(&item.subject)));
-        f.push(rank_of(&lex, ci));
-        f.push(lex[ci] - best_lex);
-        // What the question asks about.
-        let focus_in = |set: &HashSet<String>| {
-            if q.focus.is_empty() {
-                0.0
-            } else {
-                q.focus.iter().filter(|s| set.contains(*s)).count() as f32 / q.focus.len() as f32
-            }
-        };
-        f.push(focus_in(&own));
-        push_bool(&mut f, q.focus.last().is_some_and(|h| own.contains(h)));
-        f.push(focus_in(message));
-        for kind in AnswerKind::ALL {
-            push_bool(&mut f, q.expects(kind));
-        }
-        for kind in AnswerKind::ALL {
-            push_bool(&mut f, found.iter().any(|x| x.kind == kind));
-        }
-        let fits = |found: &[Found]| q.expects.iter().any(|k| found.iter().any(|x| x.kind == *k));
-        push_bool(&mut f, fits(&found));
-        push_bool(&mut f, fits(&found_window));
-        push_bool(&mut f, new_name(&c.text, &found, &question_lower));
-        // The question's specific numbers, codes and names.
-        let n_slots = q.slots.len() as f32;
-        f.push(n_slots);
-        let present = |text: &str| {
-            let t = text.to_lowercase();
-            q.slots
-                .iter()
-                .filter(|s| contains_word(&t, &s.text.to_lowercase()))
-                .count() as f32
-        };
-        f.push(if n_slots > 0.0 {
-            present(&c.text) / n_slots
-        } else {
-            0.0
-        });
-        f.push(if n_slots > 0.0 {
-            present(&message_text[item.key.as_str()]) / n_slots
-        } else {
-            0.0
-        });
-        push_bool(&mut f, contradicts(q, &c.text, &found));
-        // The question's cues and type.
-        let cues = &q.cues;
-        for b in [
-            cues.sender,
-            cues.recipient,
-            cues.address,
-            cues.subject,
-            cues.attachment,
-            cues.request,
-            cues.money,
-        ] {
-            push_bool(&mut f, b);
-        }
-        for t in [
-            QuestionType::Who,
-            QuestionType::When,
-            QuestionType::HowMuch,
-            QuestionType::Where,
-            QuestionType::YesNo,
-            QuestionType::List,
-            QuestionType::What,
-        ] {
-            push_bool(&mut f, q.qtype == t);
-        }
-        push_bool(&mut f, !q.focus.is_empty());
-        f.push(terms.len() as f32);
-        let named = match c.kind {
-            CandidateKind::Participant { .. } => {
-                q_names.iter().any(|n| lower.contains(n.as_str()))
-                    || q_mentions
-                        .iter()
-                        .any(|m| !m.is_empty() && lower.contains(m.as_str()))
-            }
-            _ => false,
-        };
-        push_bool(&mut f, named);
-        // Retrieval and time.
-        f.push(1.0 / item.rank.max(1) as f32);
-        f.push(item.score / max_score);
-        push_bool(&mut f, ctx.scoped);
-        let date_rank = item
-            .date
-            .and_then(|d| dates.iter().rev().position(|x| *x == d))
-            .map_or(1.0, |p| p as f32 / dates.len().max(1) as f32);
-        f.push(date_rank);
-        push_bool(&mut f, item.date.is_some() && item.date == newest);
-        // The sentence itself.
-        let words = c.text.split_whitespace().count() as f32;
-        f.push((1.0 + words).ln());
-        f.push(c.position as f32 / c.of.max(1) as f32);
-        push_bool(&mut f, c.position == 0);
-        push_bool(&mut f, c.text.trim_end().ends_with('?'));
-        push_bool(&mut f, has_phrase(&lower, REQUEST_CUES));
-        push_bool(
-            &mut f,
-            words < 6.0 && GREETINGS_AND_SIGNOFFS.iter().any(|g| lower.starts_with(g)),
-        );
-        f.push(c.of as f32);
-        push_bool(&mut f, item.origin.is_some());
-        push_bool(&mut f, has_phrase(&lower, REVISION_CUES));
-        // What it adds to the question.
-        let novel = own.iter().filter(|s| !question_stems.contains(*s)).count();
-        f.push(novel as f32 / own.len().max(1) as f32);
-        push_bool(&mut f, new_values[ci].0);
-        push_bool(&mut f, new_values[ci].1);
-        let prev = neighbour(ci, -1);
-        let next = neighbour(ci, 1);
-        f.push(prev.map_or(0.0, |j| lex[j]));
-        f.push(next.map_or(0.0, |j| lex[j]));
-        f.push(prev.map_or(0.0, |j| sims[j]));
-        f.push(next.map_or(0.0, |j| sims[j]));
-        push_bool(&mut f, prev.is_some_and(|j| new_values[j].1));
-        let (best_lex_here, best_at) = passage_best
-            .get(&c.item)
-            .copied()
-            .unwrap_or((lex[ci], c.position));
-        f.push(best_lex_here);
-        f.push((c.position as f32 - best_at as f32).abs().min(10.0));
-        f.push(terms.iter().filter(|(t, _)| own.contains(t)).count() as f32);
-        // The conjunctions that mark an answer: about the question, and stating a
-        // value of the kind asked that the question does not give.
-        let fresh = if new_values[ci].1 { 1.0 } else { 0.0 };
-        let window_lex = lex[ci]
-            .max(prev.map_or(0.0, |j| lex[j]))
-            .max(next.map_or(0.0, |j| lex[j]));
-        f.push(lex[ci] * fresh);
-        f.push(window_lex * fresh);
-        f.push(focus_in(&own) * fresh);
-        let asks_about_message =
-            cues.sender || cues.recipient || cues.address || cues.subject || cues.attachment;
-        push_bool(&mut f, c.kind.is_header() && !asks_about_message);
-        debug_assert_eq!(f.len(), FEATURE_NAMES.len());
-        out.push(f);
+/// A feature vector for each candidate, in order.
+pub fn features(ctx: &Context, cands: &[Candidate]) -> Vec<Vec<f32>> {
+    let shared = Shared::new(ctx, cands);
+    (0..cands.len())
+        .map(|ci| {
+            let mut f = Vec::with_capacity(FEATURE_NAMES.len());
+            about_the_candidate(ctx, &shared, cands, ci, &mut f);
+            about_the_question(ctx, &shared, cands, ci, &mut f);
+            debug_assert_eq!(f.len(), FEATURE_NAMES.len());
+            f
+        })
+        .collect()
+}
+
+/// The candidate's kind, meaning, words, the question's focus and the values the
+/// candidate states, against what the question asks.
+fn about_the_candidate(
+    ctx: &Context,
+    shared: &Shared,
+    cands: &[Candidate],
+    ci: usize,
+    f: &mut Vec<f32>,
+) {
+    let q = ctx.question;
+    let c = &cands[ci];
+    let Shared {
+        terms,
+        question_lower,
+        message_stems,
+        message_text,
+        lex,
+        best_lex,
+        sims,
+        best_sim,
+        found_all,
+        ..
+    } = shared;
+    let item = &ctx.pack.items[c.item];
+    let own = stem_set(&c.text);
+    let window = stem_set(&c.window);
+    let message = &message_stems[item.key.as_str()];
+    let found = &found_all[ci];
+    let found_window = find_all(&c.window, ctx.known_people);
+    let (role_to, role_cc, sender, recipient_rank) = match c.kind {
+        CandidateKind::Participant { role, rank } => (
+            role == Role::To,
+            role == Role::Cc,
+            role == Role::From,
+            rank as f32,
+        ),
+        _ => (false, false, false, 0.0),
+    };
+    push_bool(f, c.kind == CandidateKind::Sentence);
+    push_bool(f, sender);
+    push_bool(f, role_to);
+    push_bool(f, role_cc);
+    push_bool(f, c.kind == CandidateKind::Subject);
+    push_bool(f, c.kind == CandidateKind::Attachment);
+    f.push(recipient_rank);
+    // Meaning.
+    f.push(sims[ci]);
+    f.push(
+        ctx.window_similarity
+            .map_or(crate::answer::extract::UNKNOWN_SIMILARITY, |w| w[ci]),
+    );
+    f.push(item.dense.unwrap_or(0.0));
+    f.push(rank_of(sims, ci));
+    f.push(if ctx.similarity.is_some() {
+        sims[ci] - best_sim
+    } else {
+        0.0
+    });
+    // Words.
+    f.push(lex[ci]);
+    f.push(weighted_share(terms, &window));
+    f.push(weighted_share(terms, message));
+    f.push(weighted_share(terms, &stem_set(&item.subject)));
+    f.push(rank_of(lex, ci));
+    f.push(lex[ci] - best_lex);
+    // What the question asks about.
+    f.push(focus_share(&q.focus, &own));
+    push_bool(f, q.focus.last().is_some_and(|h| own.contains(h)));
+    f.push(focus_share(&q.focus, message));
+    for kind in AnswerKind::ALL {
+        push_bool(f, q.expects(kind));
     }
-    out
+    for kind in AnswerKind::ALL {
+        push_bool(f, found.iter().any(|x| x.kind == kind));
+    }
+    let fits = |found: &[Found]| q.expects.iter().any(|k| found.iter().any(|x| x.kind == *k));
+    push_bool(f, fits(found));
+    push_bool(f, fits(&found_window));
+    push_bool(f, new_name(&c.text, found, question_lower));
+    // The question's specific numbers, codes and names.
+    let n_slots = q.slots.len() as f32;
+    f.push(n_slots);
+    let present = |text: &str| {
+        let t = text.to_lowercase();
+        q.slots
+            .iter()
+            .filter(|s| contains_word(&t, &s.text.to_lowercase()))
+            .count() as f32
+    };
+    f.push(if n_slots > 0.0 {
+        present(&c.text) / n_slots
+    } else {
+        0.0
+    });
+    f.push(if n_slots > 0.0 {
+        present(&message_text[item.key.as_str()]) / n_slots
+    } else {
+        0.0
+    });
+    push_bool(f, contradicts(q, &c.text, found));
+}
+
+/// The question's cues and type, retrieval and time, the sentence itself, what it
+/// adds to the question, its neighbours, and the conjunctions that mark an answer.
+fn about_the_question(
+    ctx: &Context,
+    shared: &Shared,
+    cands: &[Candidate],
+    ci: usize,
+    f: &mut Vec<f32>,
+) {
+    let q = ctx.question;
+    let c = &cands[ci];
+    let item = &ctx.pack.items[c.item];
+    let own = stem_set(&c.text);
+    let lower = c.text.to_lowercase();
+    let Shared {
+        terms,
+        q_names,
+        q_mentions,
+        dates,
+        newest,
+        max_score,
+        lex,
+        sims,
+        question_stems,
+        new_values,
+        passage_best,
+        ..
+    } = shared;
+    let neighbour = |ci: usize, step: isize| Shared::neighbour(cands, ci, step);
+    // The question's cues and type.
+    let cues = &q.cues;
+    for b in [
+        cues.sender,
+        cues.recipient,
+        cues.address,
+        cues.subject,
+        cues.attachment,
+        cues.request,
+        cues.money,
+    ] {
+        push_bool(f, b);
+    }
+    for t in [
+        QuestionType::Who,
+        QuestionType::When,
+        QuestionType::HowMuch,
+        QuestionType::Where,
+        QuestionType::YesNo,
+        QuestionType::List,
+        QuestionType::What,
+    ] {
+        push_bool(f, q.qtype == t);
+    }
+    push_bool(f, !q.focus.is_empty());
+    f.push(terms.len() as f32);
+    let named = match c.kind {
+        CandidateKind::Participant { .. } => {
+            q_names.iter().any(|n| lower.contains(n.as_str()))
+                || q_mentions
+                    .iter()
+                    .any(|m| !m.is_empty() && lower.contains(m.as_str()))
+        }
+        _ => false,
+    };
+    push_bool(f, named);
+    // Retrieval and time.
+    f.push(1.0 / item.rank.max(1) as f32);
+    f.push(item.score / max_score);
+    push_bool(f, ctx.scoped);
+    let date_rank = item
+        .date
+        .and_then(|d| dates.iter().rev().position(|x| *x == d))
+        .map_or(1.0, |p| p as f32 / dates.len().max(1) as f32);
+    f.push(date_rank);
+    push_bool(f, item.date.is_some() && item.date == *newest);
+    // The sentence itself.
+    let words = c.text.split_whitespace().count() as f32;
+    f.push((1.0 + words).ln());
+    f.push(c.position as f32 / c.of.max(1) as f32);
+    push_bool(f, c.position == 0);
+    push_bool(f, c.text.trim_end().ends_with('?'));
+    push_bool(f, has_phrase(&lower, REQUEST_CUES));
+    push_bool(
+        f,
+        words < 6.0 && GREETINGS_AND_SIGNOFFS.iter().any(|g| lower.starts_with(g)),
+    );
+    f.push(c.of as f32);
+    push_bool(f, item.origin.is_some());
+    push_bool(f, has_phrase(&lower, REVISION_CUES));
+    // What it adds to the question.
+    let novel = own.iter().filter(|s| !question_stems.contains(*s)).count();
+    f.push(novel as f32 / own.len().max(1) as f32);
+    push_bool(f, new_values[ci].0);
+    push_bool(f, new_values[ci].1);
+    let prev = neighbour(ci, -1);
+    let next = neighbour(ci, 1);
+    f.push(prev.map_or(0.0, |j| lex[j]));
+    f.push(next.map_or(0.0, |j| lex[j]));
+    f.push(prev.map_or(0.0, |j| sims[j]));
+    f.push(next.map_or(0.0, |j| sims[j]));
+    push_bool(f, prev.is_some_and(|j| new_values[j].1));
+    let (best_lex_here, best_at) = passage_best
+        .get(&c.item)
+        .copied()
+        .unwrap_or((lex[ci], c.position));
+    f.push(best_lex_here);
+    f.push((c.position as f32 - best_at as f32).abs().min(10.0));
+    f.push(terms.iter().filter(|(t, _)| own.contains(t)).count() as f32);
+    // The conjunctions that mark an answer: about the question, and stating a
+    // value of the kind asked that the question does not give.
+    let fresh = if new_values[ci].1 { 1.0 } else { 0.0 };
+    let window_lex = lex[ci]
+        .max(prev.map_or(0.0, |j| lex[j]))
+        .max(next.map_or(0.0, |j| lex[j]));
+    f.push(lex[ci] * fresh);
+    f.push(window_lex * fresh);
+    f.push(focus_share(&q.focus, &own) * fresh);
+    let asks_about_message =
+        cues.sender || cues.recipient || cues.address || cues.subject || cues.attachment;
+    push_bool(f, c.kind.is_header() && !asks_about_message);
+}
+
+/// The share of the question's focus words in `set` (0 without a focus).
+fn focus_share(focus: &[String], set: &HashSet<String>) -> f32 {
+    if focus.is_empty() {
+        0.0
+    } else {
+        focus.iter().filter(|s| set.contains(*s)).count() as f32 / focus.len() as f32
+    }
 }
 
 fn push_bool(f: &mut Vec<f32>, b: bool) {
