@@ -233,7 +233,7 @@ impl Engine {
         on_event: &mut dyn FnMut(AskEvent),
     ) -> Result<AskOutcome> {
         let t0 = Instant::now();
-        let mut timings = BTreeMap::new();
+        let mut tries = Tries::default();
         let question = question.trim();
         let resolved = conversation.resolve(question);
         if resolved.standalone != question {
@@ -241,7 +241,7 @@ impl Engine {
         }
         let ctx = self.mailbox_context()?;
         let plan = Question::read(&resolved.standalone, &ctx.book, ctx.newest);
-        timings.insert("plan".to_string(), ms(t0));
+        tries.timings.insert("plan".to_string(), ms(t0));
 
         let scope: Vec<String> = match opts.thread.as_ref().or(conversation.thread.as_ref()) {
             Some(t) => vec![t.clone()],
@@ -251,15 +251,7 @@ impl Engine {
         let widen = opts.widen || !scoped;
         let mut attempts = plan_attempts(&plan, opts, scope, widen);
 
-        let hints = RetrieveHints {
-            people: plan.people_terms(),
-            date: plan.date.as_ref().map(|d| d.range),
-            avoid: resolved
-                .avoid_messages
-                .iter()
-                .filter_map(|k| MessageKey::from_hex(k))
-                .collect(),
-        };
+        let hints = hints_of(&plan, &resolved.avoid_messages);
         let weights = self.term_weights(&plan, &resolved.standalone);
         // The question's meaning, for the selector; without the model the selector
         // weighs the other features alone.
@@ -280,51 +272,17 @@ impl Engine {
             }
         };
 
-        let mut tries = Tries {
-            timings,
-            ..Tries::default()
-        };
         let mut answerer_used = answerer.name();
         let mut i = 0;
         let mut deeper_tries = 0;
         while i < attempts.len() {
             let attempt = attempts[i].clone();
             i += 1;
-            let query = plan.search_query(attempt.filters, &attempt.threads);
-            tries.searched.push(query.to_string());
-            let t = Instant::now();
-            let retrieval = match self.retrieve_query(
-                &query,
-                RetrieveOptions {
-                    mode: SearchMode::Hybrid,
-                    limit: attempt.depth,
-                    rerank: opts.rerank,
-                    now: ctx.newest,
-                },
-                &hints,
-            ) {
-                Ok(r) => r,
-                Err(e) => {
-                    tries.notes.push(format!("search \"{query}\" failed: {e}"));
-                    continue;
-                }
+            let Some(retrieval) =
+                self.retrieve_for(&plan, &attempt, opts.rerank, ctx.newest, &hints, &mut tries)
+            else {
+                continue;
             };
-            *tries
-                .timings
-                .entry(format!("retrieve_{}", attempt.label))
-                .or_insert(0.0) += ms(t);
-            tries.notes.extend(retrieval.notes.iter().cloned());
-            if attempt.label != "thread" || tries.retrieved.is_empty() {
-                tries.retrieved = retrieval
-                    .hits
-                    .iter()
-                    .map(|h| RetrievedMessage {
-                        message_id: h.hit.message_id.clone(),
-                        score: h.hit.score,
-                    })
-                    .collect();
-            }
-            tries.confidence = retrieval.confidence;
             let in_thread = attempt.label == "thread";
             // Whether the evidence answers is the selector's to judge, not the
             // retrieval gate's: only an empty search ends a try here.
@@ -463,6 +421,19 @@ fn plan_attempts(
     attempts
 }
 
+/// What retrieval is told of a question beyond its query: the people and the date
+/// it names, and the messages (hex keys) a follow-up asked to leave out.
+fn hints_of(plan: &Question, avoid: &[String]) -> RetrieveHints {
+    RetrieveHints {
+        people: plan.people_terms(),
+        date: plan.date.as_ref().map(|d| d.range),
+        avoid: avoid
+            .iter()
+            .filter_map(|k| MessageKey::from_hex(k))
+            .collect(),
+    }
+}
+
 /// A draft answer, and whether the answerer failed and the extractive one wrote it.
 struct DraftAnswer {
     draft: Draft,
@@ -510,6 +481,52 @@ fn draft_answer(
 }
 
 impl Engine {
+    /// Searches the mailbox for one try of a question, recording what was searched,
+    /// what it found and what it cost; None when the search failed (noted).
+    fn retrieve_for(
+        &self,
+        plan: &Question,
+        attempt: &Attempt,
+        rerank: bool,
+        now: i64,
+        hints: &RetrieveHints,
+        tries: &mut Tries,
+    ) -> Option<super::Retrieval> {
+        let query = plan.search_query(attempt.filters, &attempt.threads);
+        tries.searched.push(query.to_string());
+        let t = Instant::now();
+        let options = RetrieveOptions {
+            mode: SearchMode::Hybrid,
+            limit: attempt.depth,
+            rerank,
+            now,
+        };
+        let retrieval = match self.retrieve_query(&query, options, hints) {
+            Ok(r) => r,
+            Err(e) => {
+                tries.notes.push(format!("search \"{query}\" failed: {e}"));
+                return None;
+            }
+        };
+        *tries
+            .timings
+            .entry(format!("retrieve_{}", attempt.label))
+            .or_insert(0.0) += ms(t);
+        tries.notes.extend(retrieval.notes.iter().cloned());
+        if attempt.label != "thread" || tries.retrieved.is_empty() {
+            tries.retrieved = retrieval
+                .hits
+                .iter()
+                .map(|h| RetrievedMessage {
+                    message_id: h.hit.message_id.clone(),
+                    score: h.hit.score,
+                })
+                .collect();
+        }
+        tries.confidence = retrieval.confidence;
+        Some(retrieval)
+    }
+
     /// How much each word of the question weighs (by its rarity in the mail).
     /// Words that only scope the search (a folder's name, a date) are not things
     /// the answer must mention: they weigh nothing.
