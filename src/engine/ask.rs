@@ -5,18 +5,17 @@
 //! citation validator → if too few claims survive, one retry with wider retrieval →
 //! else "I don't know", with what was searched.
 
+use super::ask_tries::{draft_answer, hints_of, plan_attempts, Tries};
 use super::retrieve::{RetrieveHints, RetrieveOptions, SearchMode};
 use super::{Engine, Result};
-use crate::answer::conversation::{CitedMessage, Conversation, Turn};
+use crate::answer::conversation::{CitedMessage, Conversation};
 use crate::answer::evidence::EvidencePack;
-use crate::answer::extract::{idf_weights, ExtractiveAnswerer};
-use crate::answer::terms::content_words;
+use crate::answer::extract::ExtractiveAnswerer;
 use crate::answer::validate::validate;
-use crate::answer::{AnswerError, AnswerRequest, Answerer, Draft};
-use crate::mail::model::MessageKey;
+use crate::answer::{AnswerRequest, Answerer, Draft};
 use crate::query::question::Question;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
 /// The sentence an abstention starts with.
@@ -149,77 +148,15 @@ impl AskOutcome {
     }
 }
 
-/// One retrieval-and-answer try.
 /// Tries added after the last one when its claims were not backed by their quotes.
 const DEEPER_TRIES: usize = 2;
 
-#[derive(Clone)]
-struct Attempt {
-    threads: Vec<String>,
-    filters: bool,
-    depth: usize,
-    budget: usize,
-    label: &'static str,
-}
-
-/// What the tries of a question found, and what they cost.
-#[derive(Default)]
-struct Tries {
-    searched: Vec<String>,
-    dropped: Vec<DroppedClaim>,
-    retrieved: Vec<RetrievedMessage>,
-    confidence: f32,
-    answered: Option<Answered>,
-    notes: Vec<String>,
-    timings: BTreeMap<String, f64>,
-}
-
-impl Tries {
-    /// The outcome of the question, added to the conversation as its turn.
-    fn outcome(
-        self,
-        question: &str,
-        rewrite: String,
-        plan: Question,
-        answerer: &str,
-        conversation: &mut Conversation,
-    ) -> AskOutcome {
-        let (answer, citations, short_answer, selector_probability) = match self.answered {
-            Some(a) => (Some(a.text), a.citations, a.short, a.probability),
-            None => (None, Vec::new(), None, 0.0),
-        };
-        conversation.push(Turn {
-            question: question.to_string(),
-            rewrite: rewrite.clone(),
-            answer: answer.clone(),
-            cited: cited_messages(&citations),
-        });
-        AskOutcome {
-            question: question.to_string(),
-            rewrite,
-            abstained: answer.is_none(),
-            answer,
-            short_answer,
-            citations,
-            retrieved: self.retrieved,
-            timings_ms: self.timings,
-            answerer: answerer.to_string(),
-            searched: self.searched,
-            notes: self.notes,
-            dropped: self.dropped,
-            confidence: self.confidence,
-            selector_probability,
-            plan,
-        }
-    }
-}
-
 /// A validated answer.
-struct Answered {
-    text: String,
-    citations: Vec<Citation>,
-    short: Option<String>,
-    probability: f32,
+pub(super) struct Answered {
+    pub(super) text: String,
+    pub(super) citations: Vec<Citation>,
+    pub(super) short: Option<String>,
+    pub(super) probability: f32,
 }
 
 impl Engine {
@@ -374,176 +311,7 @@ impl Engine {
     }
 }
 
-/// The tries of a question: the thread in view (when there is one), then the
-/// mailbox, first with the filters the question is sure of (a date, a folder, a
-/// correspondent) and then, when they may have hidden the answer, without them and
-/// deeper. Without `widen`, the first try alone.
-fn plan_attempts(
-    plan: &Question,
-    opts: &AskOptions,
-    scope: Vec<String>,
-    widen: bool,
-) -> Vec<Attempt> {
-    let mut attempts = Vec::new();
-    if !scope.is_empty() {
-        attempts.push(Attempt {
-            threads: scope,
-            filters: false,
-            depth: opts.depth,
-            budget: opts.budget,
-            label: "thread",
-        });
-    }
-    let filtered = plan.search_query(true, &[]) != plan.search_query(false, &[]);
-    if filtered {
-        attempts.push(Attempt {
-            threads: Vec::new(),
-            filters: true,
-            depth: opts.depth,
-            budget: opts.budget,
-            label: "mailbox",
-        });
-    }
-    attempts.push(Attempt {
-        threads: Vec::new(),
-        filters: false,
-        depth: if filtered { opts.depth * 2 } else { opts.depth },
-        budget: if filtered {
-            opts.budget * 2
-        } else {
-            opts.budget
-        },
-        label: if filtered { "wider" } else { "mailbox" },
-    });
-    if !widen {
-        attempts.truncate(1);
-    }
-    attempts
-}
-
-/// What retrieval is told of a question beyond its query: the people and the date
-/// it names, and the messages (hex keys) a follow-up asked to leave out.
-fn hints_of(plan: &Question, avoid: &[String]) -> RetrieveHints {
-    RetrieveHints {
-        people: plan.people_terms(),
-        date: plan.date.as_ref().map(|d| d.range),
-        avoid: avoid
-            .iter()
-            .filter_map(|k| MessageKey::from_hex(k))
-            .collect(),
-    }
-}
-
-/// A draft answer, and whether the answerer failed and the extractive one wrote it.
-struct DraftAnswer {
-    draft: Draft,
-    fell_back: bool,
-}
-
-/// Asks the answerer; when its endpoint fails, answers extractively instead and
-/// says so.
-fn draft_answer(
-    answerer: &dyn Answerer,
-    request: &AnswerRequest<'_>,
-    on_event: &mut dyn FnMut(AskEvent),
-    notes: &mut Vec<String>,
-) -> DraftAnswer {
-    let first = {
-        let mut delta = |d: &str| on_event(AskEvent::Delta(d.to_string()));
-        answerer.answer(request, &mut delta)
-    };
-    match first {
-        Ok(draft) => DraftAnswer {
-            draft,
-            fell_back: false,
-        },
-        Err(e @ (AnswerError::Endpoint(_) | AnswerError::BadResponse(_))) => {
-            let note = format!("{e}; answered extractively instead");
-            on_event(AskEvent::Note(note.clone()));
-            notes.push(note);
-            let mut delta = |d: &str| on_event(AskEvent::Delta(d.to_string()));
-            let draft = ExtractiveAnswerer
-                .answer(request, &mut delta)
-                .unwrap_or_else(|e| Draft::NoAnswer(e.to_string()));
-            DraftAnswer {
-                draft,
-                fell_back: true,
-            }
-        }
-        Err(e @ AnswerError::Selector(_)) => {
-            notes.push(e.to_string());
-            DraftAnswer {
-                draft: Draft::NoAnswer(e.to_string()),
-                fell_back: false,
-            }
-        }
-    }
-}
-
 impl Engine {
-    /// Searches the mailbox for one try of a question, recording what was searched,
-    /// what it found and what it cost; None when the search failed (noted).
-    fn retrieve_for(
-        &self,
-        plan: &Question,
-        attempt: &Attempt,
-        rerank: bool,
-        now: i64,
-        hints: &RetrieveHints,
-        tries: &mut Tries,
-    ) -> Option<super::Retrieval> {
-        let query = plan.search_query(attempt.filters, &attempt.threads);
-        tries.searched.push(query.to_string());
-        let t = Instant::now();
-        let options = RetrieveOptions {
-            mode: SearchMode::Hybrid,
-            limit: attempt.depth,
-            rerank,
-            now,
-        };
-        let retrieval = match self.retrieve_query(&query, options, hints) {
-            Ok(r) => r,
-            Err(e) => {
-                tries.notes.push(format!("search \"{query}\" failed: {e}"));
-                return None;
-            }
-        };
-        *tries
-            .timings
-            .entry(format!("retrieve_{}", attempt.label))
-            .or_insert(0.0) += ms(t);
-        tries.notes.extend(retrieval.notes.iter().cloned());
-        if attempt.label != "thread" || tries.retrieved.is_empty() {
-            tries.retrieved = retrieval
-                .hits
-                .iter()
-                .map(|h| RetrievedMessage {
-                    message_id: h.hit.message_id.clone(),
-                    score: h.hit.score,
-                })
-                .collect();
-        }
-        tries.confidence = retrieval.confidence;
-        Some(retrieval)
-    }
-
-    /// How much each word of the question weighs (by its rarity in the mail).
-    /// Words that only scope the search (a folder's name, a date) are not things
-    /// the answer must mention: they weigh nothing.
-    fn term_weights(&self, plan: &Question, standalone: &str) -> HashMap<String, f32> {
-        let scope = plan.scope_words();
-        let terms: Vec<String> = content_words(standalone)
-            .into_iter()
-            .filter(|w| !scope.contains(w))
-            .collect();
-        let docs = self.lexical.doc_count().max(1);
-        let mut weights = idf_weights(&terms, |t| self.lexical.body_doc_freq(t), docs);
-        for w in scope {
-            weights.entry(crate::answer::terms::stem(&w)).or_insert(0.0);
-        }
-        weights
-    }
-
     /// The mailbox search `ask` runs for a standalone question (its first try over
     /// the whole mailbox, in hybrid mode), here in any mode, for benchmarks of
     /// retrieval settings.
@@ -659,7 +427,7 @@ fn renumber(text: &str, order: &[usize], cited: &[usize]) -> String {
     out
 }
 
-fn cited_messages(citations: &[Citation]) -> Vec<CitedMessage> {
+pub(super) fn cited_messages(citations: &[Citation]) -> Vec<CitedMessage> {
     let mut seen = HashSet::new();
     citations
         .iter()
@@ -676,7 +444,7 @@ fn rfc3339(ts: i64) -> Option<String> {
     chrono::DateTime::from_timestamp(ts, 0).map(|d| d.to_rfc3339())
 }
 
-fn ms(t: Instant) -> f64 {
+pub(super) fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 

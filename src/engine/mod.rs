@@ -5,6 +5,7 @@ mod access;
 mod address_book;
 mod answer_eval;
 mod ask;
+mod ask_tries;
 mod attachment_view;
 mod attachments;
 pub mod compose;
