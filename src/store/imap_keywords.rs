@@ -7,6 +7,7 @@
 
 use super::db::StoreError;
 use super::sync_state::{uid_key, ImapRef};
+use super::tags::names_of;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -31,16 +32,10 @@ impl ImapKeywords {
 
     /// The keywords last read for `at` (none when never read).
     pub fn seen(&self, at: &ImapRef) -> Result<Vec<String>> {
-        Ok(
-            match self.seen.get(uid_key(&at.account, &at.folder, at.uid))? {
-                Some(v) => String::from_utf8_lossy(&v)
-                    .split('\n')
-                    .filter(|k| !k.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-                None => Vec::new(),
-            },
-        )
+        Ok(self
+            .seen
+            .get(uid_key(&at.account, &at.folder, at.uid))?
+            .map_or_else(Vec::new, |v| names_of(&v)))
     }
 
     /// Records the keywords the server has now for `at` and returns what changed

@@ -46,6 +46,16 @@ pub fn check_tag(name: &str) -> std::result::Result<(), BadTag> {
     Ok(())
 }
 
+/// The names of a stored list (names joined by newlines), as tags and keywords
+/// are kept.
+pub(super) fn names_of(value: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(value)
+        .split('\n')
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// The tag database.
 #[derive(Clone)]
 pub struct Tags {
@@ -75,14 +85,10 @@ impl Tags {
 
     /// The tags of a message, sorted.
     pub fn of(&self, key: &MessageKey) -> Result<Vec<String>> {
-        Ok(match self.of_message.get(key.0)? {
-            Some(v) => String::from_utf8_lossy(&v)
-                .split('\n')
-                .filter(|t| !t.is_empty())
-                .map(str::to_string)
-                .collect(),
-            None => Vec::new(),
-        })
+        Ok(self
+            .of_message
+            .get(key.0)?
+            .map_or_else(Vec::new, |v| names_of(&v)))
     }
 
     /// Adds and removes tags on each message; returns how many messages changed.
