@@ -3,7 +3,7 @@
 //! it due?", "who else was on it?") or that corrects it ("no, I meant the one from
 //! Sally") is rewritten into a standalone question, which is shown to the user.
 
-use super::terms::content_words;
+use crate::query::terms::content_words;
 use serde::{Deserialize, Serialize};
 
 /// A message an answer cited, remembered for follow-ups.

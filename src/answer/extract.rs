@@ -41,9 +41,9 @@ impl ExtractiveAnswerer {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let shared = super::terms::content_words(&c.text)
+                let shared = crate::query::terms::content_words(&c.text)
                     .iter()
-                    .filter(|w| stems.contains(super::terms::stem(w).as_str()))
+                    .filter(|w| stems.contains(crate::query::terms::stem(w).as_str()))
                     .count() as f32;
                 let rank = request.pack.items.get(c.item).map_or(99, |it| it.rank) as f32;
                 (shared + 1.0 / rank, i)
@@ -218,7 +218,7 @@ pub fn idf_weights(
         .map(|t| {
             let df = doc_freq(t) as f32;
             let idf = ((docs as f32 + 1.0) / (df + 1.0)).ln().max(0.1);
-            (super::terms::stem(t), idf)
+            (crate::query::terms::stem(t), idf)
         })
         .collect()
 }

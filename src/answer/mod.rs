@@ -16,7 +16,6 @@ pub mod prompt;
 pub mod reader_input;
 pub mod select;
 pub mod sentences;
-pub mod terms;
 pub mod validate;
 
 use crate::query::question::Question;

@@ -10,7 +10,7 @@ use super::detect::{numbers, proper_names};
 use super::evidence::{EvidenceItem, EvidencePack};
 use super::injection::is_injection;
 use super::normalize::{normalize, occurs_verbatim};
-use super::terms::{content_words, stem};
+use crate::query::terms::{content_words, stem};
 use serde::Serialize;
 use std::collections::HashSet;
 

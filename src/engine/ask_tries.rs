@@ -10,10 +10,10 @@ use super::retrieve::{RetrieveHints, RetrieveOptions, SearchMode};
 use super::Engine;
 use crate::answer::conversation::{Conversation, Turn};
 use crate::answer::extract::{idf_weights, ExtractiveAnswerer};
-use crate::answer::terms::content_words;
 use crate::answer::{AnswerError, AnswerRequest, Answerer, Draft};
 use crate::mail::model::MessageKey;
 use crate::query::question::Question;
+use crate::query::terms::content_words;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
@@ -244,7 +244,7 @@ impl Engine {
         let docs = self.lexical.doc_count().max(1);
         let mut weights = idf_weights(&terms, |t| self.lexical.body_doc_freq(t), docs);
         for w in scope {
-            weights.entry(crate::answer::terms::stem(&w)).or_insert(0.0);
+            weights.entry(crate::query::terms::stem(&w)).or_insert(0.0);
         }
         weights
     }

@@ -6,3 +6,4 @@ pub mod people;
 pub mod question;
 pub mod split;
 pub mod syntax;
+pub mod terms;

@@ -195,7 +195,7 @@ impl AddressBook {
             let raw = words[i].trim_end_matches("'s");
             let capital = raw.chars().next().is_some_and(|c| c.is_uppercase());
             let lower = raw.to_lowercase();
-            if !capital || lower.len() < 2 || crate::answer::terms::is_stop(&lower) {
+            if !capital || lower.len() < 2 || super::terms::is_stop(&lower) {
                 i += 1;
                 continue;
             }

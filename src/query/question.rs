@@ -9,7 +9,7 @@
 use super::natural_date::{find_date, DateMention};
 use super::people::{AddressBook, PersonMention};
 use super::syntax::{Query, TextField};
-use crate::answer::terms::{content_words, stem};
+use super::terms::{content_words, stem};
 use crate::lexicon::{
     focus_type, has_phrase, FocusType, ADDRESS_CUES, ATTACHMENT_WORDS, FOCUS_PHRASE_ENDS,
     FOLDER_PHRASES, MONEY_QUESTION_WORDS, NOT_FOCUS_NOUNS, RECIPIENT_CUES, REQUEST_CUES,

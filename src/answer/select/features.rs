@@ -13,9 +13,9 @@
 use crate::answer::candidates::{Candidate, CandidateKind};
 use crate::answer::detect::{find_all, Found};
 use crate::answer::evidence::{EvidencePack, Role};
-use crate::answer::terms::{content_words, stem};
 use crate::lexicon::{has_phrase, GREETINGS_AND_SIGNOFFS, REQUEST_CUES, REVISION_CUES};
 use crate::query::question::{AnswerKind, Question, QuestionType, SlotKind};
+use crate::query::terms::{content_words, stem};
 use std::collections::{HashMap, HashSet};
 
 /// The feature names, in the order of every feature vector.
