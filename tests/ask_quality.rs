@@ -153,9 +153,11 @@ fn t5_enron_test_half_meets_its_floors() {
         )
         .expect("eval runs");
     eprintln!(
-        "T5-Enron test half: gold span in the answer {:.3} of {}, abstention precision {:.3}, recall {:.3} of {}, p50 {:.0} ms",
+        "T5-Enron test half: gold span in the answer {:.3} of {} (in the short answer {:.3}, one given for {:.3}), abstention precision {:.3}, recall {:.3} of {}, p50 {:.0} ms",
         report.answer_accuracy,
         report.answerable,
+        report.short_answer_accuracy,
+        report.short_answer_given,
         report.abstention_precision,
         report.correct_abstentions,
         report.unanswerable,

@@ -7,6 +7,7 @@ mod common;
 use quoth::answer::ReaderInput;
 use quoth::index::embed::ModelPaths;
 use quoth::index::reader::Reader;
+use quoth::index::span_head::SpanHead;
 
 fn input(subject: &str, prev: &str, sentence: &str, next: &str) -> ReaderInput {
     ReaderInput {
@@ -83,11 +84,16 @@ fn a_long_candidate_is_fitted_to_the_model_and_scored_alike_in_any_batch() {
     let long = "word ".repeat(400);
     let a = input("s", &long, "The audit starts on May 8.", &long);
     let fitted = r.fit("when is the audit?", &a).expect("fits");
-    assert!(fitted.contains(">> The audit starts on May 8. <<"));
+    assert!(fitted.text.contains(">> The audit starts on May 8. <<"));
+    assert_eq!(
+        fitted.text.get(fitted.sentence.clone()),
+        Some("The audit starts on May 8."),
+        "the fitted text knows where its sentence is"
+    );
     assert!(
-        fitted.len() < 700,
+        fitted.text.len() < 700,
         "the neighbours were cut: {}",
-        fitted.len()
+        fitted.text.len()
     );
     let b = input("s", "", "Lunch is at noon.", "");
     let together = r
@@ -98,4 +104,69 @@ fn a_long_candidate_is_fitted_to_the_model_and_scored_alike_in_any_batch() {
         (together[0] - alone[0]).abs() < 1e-3,
         "padding must not change a score: {together:?} {alone:?}"
     );
+}
+
+fn span_head() -> Option<SpanHead> {
+    let dir = common::models()?;
+    let paths = ModelPaths::in_dir(&dir);
+    let model = SpanHead::locate(&paths).expect("the span head ships in models/reader");
+    Some(SpanHead::load(&paths, &model, 1).expect("the span head loads"))
+}
+
+/// The span head's best span of `sentence` for `question`.
+fn best_span(head: &SpanHead, question: &str, sentence: &str) -> String {
+    let inp = input(
+        "offsite planning",
+        "We spoke to the venue today.",
+        sentence,
+        "",
+    );
+    let logits = head.read(question, &inp).expect("reads");
+    assert!(!logits.tokens.is_empty(), "the sentence's tokens are read");
+    for t in &logits.tokens {
+        assert!(
+            sentence.is_char_boundary(t.start) && sentence.is_char_boundary(t.end),
+            "a token is a byte range of the sentence: {t:?}"
+        );
+    }
+    let (range, score) = logits.best().expect("a span");
+    assert!(score.is_finite());
+    sentence[range].to_string()
+}
+
+#[test]
+fn the_span_head_finds_what_the_question_asks_in_the_sentence() {
+    let Some(head) = span_head() else { return };
+    let sentence =
+        "The deposit of $850 is due Friday, and the full price of $4,200 is paid on the day.";
+    let deposit = best_span(&head, "how much is the deposit for the boat?", sentence);
+    let full = best_span(&head, "what is the full price of the boat?", sentence);
+    let when = best_span(&head, "when is the deposit due?", sentence);
+    println!("deposit {deposit:?}, full {full:?}, when {when:?}");
+    assert!(
+        deposit.contains("$850") && !deposit.contains("4,200"),
+        "{deposit}"
+    );
+    assert!(full.contains("$4,200") && !full.contains("850"), "{full}");
+    assert!(when.contains("Friday") && !when.contains('$'), "{when}");
+}
+
+#[test]
+fn the_span_head_reads_a_sentence_with_odd_text_without_failing() {
+    let Some(head) = span_head() else { return };
+    let odd = "Prix: 12 € — ½ off for “members”, déjà vu; 東京 office on 3/4.";
+    let inp = input("s", "", odd, "");
+    let logits = head.read("what is the price?", &inp).expect("reads");
+    if let Some((range, _)) = logits.best() {
+        assert!(
+            odd.get(range.clone()).is_some(),
+            "{range:?} slices the sentence"
+        );
+    }
+    let long = "word ".repeat(300) + "The key is under the mat.";
+    let inp = input("s", &"x ".repeat(200), long.trim(), &"y ".repeat(200));
+    let logits = head
+        .read("where is the key?", &inp)
+        .expect("reads a sentence cut by truncation");
+    assert!(logits.tokens.iter().all(|t| t.end <= long.trim().len()));
 }

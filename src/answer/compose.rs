@@ -5,10 +5,11 @@
 //! latest is the answer and the earlier ones are quoted as superseded.
 
 use super::candidates::CandidateKind;
-use super::detect::{find_all, Found};
 use super::evidence::{EvidencePack, Role};
+use super::reader_input::reader_input;
 use super::select::Scored;
-use crate::lexicon::{month_number, DATE_JOINERS, VAGUE_TIME_WORDS};
+use super::short_answer::{short_answer, typed_value};
+use super::span::SpanFn;
 use crate::query::question::{AnswerKind, Question, QuestionType};
 use std::collections::HashSet;
 
@@ -36,12 +37,14 @@ const SUPERSEDED_SHARE: f32 = 0.5;
 const MAX_PARTICIPANTS: usize = 12;
 
 /// Writes the answer, or None when even the best candidate is under `threshold`.
+/// `span`, the reader's span head, picks the short answer within the quote.
 pub fn compose(
     scored: &[Scored],
     question: &Question,
     pack: &EvidencePack,
     threshold: f32,
     known_people: &HashSet<String>,
+    span: Option<SpanFn<'_>>,
 ) -> Option<Selection> {
     let best = scored.first().filter(|s| s.probability >= threshold)?;
     let n_of = |s: &Scored| pack.items.get(s.candidate.item).map_or(0, |i| i.n);
@@ -104,11 +107,18 @@ pub fn compose(
         }
     }
 
-    let short = if question.expects.is_empty() {
-        None
-    } else {
-        typed_value(&primary.candidate.text, question, known_people)
-    };
+    let logits = span
+        .filter(|_| !question.expects.is_empty())
+        .and_then(|read| {
+            let input = reader_input(pack.items.get(primary.candidate.item)?, &primary.candidate)?;
+            read(&question.question, &input)
+        });
+    let short = short_answer(
+        &primary.candidate.text,
+        question,
+        known_people,
+        logits.as_ref(),
+    );
     let mut lines = Vec::new();
     for (i, s) in chosen.iter().enumerate() {
         let quote = one_line(&s.candidate.text);
@@ -204,89 +214,6 @@ fn split_display(text: &str) -> (Option<&str>, Option<&str>) {
     }
 }
 
-/// The first value of a kind the question expects in `text`, by the question's order
-/// of kinds. A date or time is the whole expression it is part of ("Monday, October
-/// 6, 2025 at 9:15 AM"), the most specific one the text gives.
-fn typed_value(text: &str, question: &Question, known: &HashSet<String>) -> Option<String> {
-    let asked: Vec<String> = question
-        .slots
-        .iter()
-        .map(|s| s.text.to_lowercase())
-        .collect();
-    let found: Vec<Found> = find_all(text, known)
-        .into_iter()
-        .filter(|f| {
-            let v = text.get(f.span.clone()).unwrap_or("").to_lowercase();
-            // The question's own names and numbers are not what it asks for.
-            !asked.iter().any(|a| v == *a || a.contains(&v))
-                && !question.question.to_lowercase().contains(&v)
-        })
-        .collect();
-    for kind in &question.expects {
-        if matches!(kind, AnswerKind::Date | AnswerKind::Time) {
-            if let Some(v) = when_value(text, &found) {
-                return Some(v);
-            }
-            continue;
-        }
-        if let Some(f) = found.iter().find(|f| f.kind == *kind) {
-            return text.get(f.span.clone()).map(str::to_string);
-        }
-    }
-    None
-}
-
-/// The most specific date-and-time expression of `text`: runs of adjacent dates and
-/// times (joined by punctuation or [`DATE_JOINERS`]) are one expression; one with a
-/// calendar date beats a weekday, which beats a vague word ("week", "month").
-fn when_value(text: &str, found: &[Found]) -> Option<String> {
-    let mut parts: Vec<&Found> = found
-        .iter()
-        .filter(|f| matches!(f.kind, AnswerKind::Date | AnswerKind::Time))
-        .collect();
-    parts.sort_by_key(|f| f.span.start);
-    let joins = |gap: &str| {
-        gap.split(|c: char| c.is_whitespace() || ",–—-".contains(c))
-            .filter(|w| !w.is_empty())
-            .all(|w| DATE_JOINERS.contains(&w.to_lowercase().as_str()))
-            && gap.len() <= 12
-    };
-    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
-    for f in parts {
-        match runs.last_mut() {
-            Some(run) if text.get(run.end..f.span.start).is_some_and(joins) => {
-                run.end = run.end.max(f.span.end);
-            }
-            _ => runs.push(f.span.clone()),
-        }
-    }
-    let specificity = |run: &std::ops::Range<usize>| {
-        let words = text.get(run.clone()).unwrap_or("");
-        let has_digit = words.chars().any(|c| c.is_ascii_digit());
-        let has_month = words
-            .split(|c: char| !c.is_alphabetic())
-            .any(|w| w.len() >= 3 && month_number(&w.to_lowercase()).is_some());
-        match (
-            has_month || has_digit,
-            VAGUE_TIME_WORDS.contains(&words.to_lowercase().as_str()),
-        ) {
-            (true, _) => 2 + usize::from(has_month && has_digit),
-            (false, false) => 1,
-            (false, true) => 0,
-        }
-    };
-    let best = runs
-        .iter()
-        .enumerate()
-        .max_by_key(|(i, r)| (specificity(r), std::cmp::Reverse(*i)))?
-        .1;
-    let value = text
-        .get(best.clone())?
-        .trim_end_matches([',', ' ', '-', '–']);
-    // One line, as the quote it leads.
-    Some(value.split_whitespace().collect::<Vec<_>>().join(" "))
-}
-
 fn same_value(a: &str, b: &str) -> bool {
     let norm = |s: &str| {
         s.chars()
@@ -333,44 +260,10 @@ mod tests {
         let q = Question::read("When is the design review?", &AddressBook::default(), 0);
         let pack = EvidencePack::build(vec![item("The design review is on May 8.", "Quill")], 100);
         let s = vec![scored(0, "The design review is on May 8.", 0.9)];
-        let sel = compose(&s, &q, &pack, 0.5, &HashSet::new()).expect("answers");
+        let sel = compose(&s, &q, &pack, 0.5, &HashSet::new(), None).expect("answers");
         assert_eq!(sel.text, "May 8 — \"The design review is on May 8.\" [1]");
         assert_eq!(sel.short_answer.as_deref(), Some("May 8"));
-        assert!(compose(&s, &q, &pack, 0.95, &HashSet::new()).is_none());
-    }
-
-    #[test]
-    fn a_short_date_is_the_whole_and_most_specific_expression() {
-        let when = Question::read("When is the design review?", &AddressBook::default(), 0);
-        let short = |text: &str| typed_value(text, &when, &HashSet::new());
-        assert_eq!(
-            short("The audit takes most of a week, so the review is set for Wednesday, June 18 at 10:30am.")
-                .as_deref(),
-            Some("Wednesday, June 18 at 10:30am")
-        );
-        assert_eq!(
-            short("The garage expects the van on Monday, October 6, 2025 at 9:15 AM sharp.")
-                .as_deref(),
-            Some("Monday, October 6, 2025 at 9:15 AM")
-        );
-        assert_eq!(
-            short("The outage is Sunday August 24, and the printers go offline.").as_deref(),
-            Some("Sunday August 24")
-        );
-        assert_eq!(
-            short("It is now on Tuesday, July 8,\nat 3:00 pm in the library.").as_deref(),
-            Some("Tuesday, July 8, at 3:00 pm")
-        );
-        assert_eq!(
-            short("Let's pick it up next week.").as_deref(),
-            Some("week")
-        );
-        assert_eq!(short("The review is on Friday.").as_deref(), Some("Friday"));
-        // Two separate dates: the first of equal specificity.
-        assert_eq!(
-            short("It moved from June 3 and will now be held after lunch on June 17.").as_deref(),
-            Some("June 3")
-        );
+        assert!(compose(&s, &q, &pack, 0.95, &HashSet::new(), None).is_none());
     }
 
     #[test]
@@ -386,7 +279,7 @@ mod tests {
             scored(0, "The design review is on June 3.", 0.9),
             scored(1, "The design review moved to June 17.", 0.7),
         ];
-        let sel = compose(&s, &q, &pack, 0.5, &HashSet::new()).expect("answers");
+        let sel = compose(&s, &q, &pack, 0.5, &HashSet::new(), None).expect("answers");
         assert!(sel.text.starts_with("June 17 — "), "{}", sel.text);
         assert!(sel
             .text

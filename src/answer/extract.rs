@@ -173,6 +173,7 @@ impl Answerer for ExtractiveAnswerer {
             request.pack,
             floor,
             request.known_people,
+            request.span,
         ) {
             Some(mut selection) => {
                 selection.probability = j.answerable;

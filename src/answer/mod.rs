@@ -16,11 +16,14 @@ pub mod prompt;
 pub mod reader_input;
 pub mod select;
 pub mod sentences;
+pub mod short_answer;
+pub mod span;
 pub mod validate;
 
 use crate::query::question::Question;
 use evidence::EvidencePack;
 pub use reader_input::{ReadFn, ReaderInput};
+pub use span::{SpanFn, SpanLogits};
 use std::collections::{HashMap, HashSet};
 
 /// Embeds texts with the sentence model: one unit vector per text, or None when the
@@ -47,6 +50,8 @@ pub struct AnswerRequest<'a> {
     pub embed: Option<EmbedFn<'a>>,
     /// The reader, which reads the question with each candidate sentence.
     pub read: Option<ReadFn<'a>>,
+    /// The reader's span head, which picks the short answer in the chosen sentence.
+    pub span: Option<SpanFn<'a>>,
 }
 
 /// An answerer's raw output: text with `"quote" [n]` citations, not yet validated.

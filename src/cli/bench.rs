@@ -94,6 +94,16 @@ pub enum BenchWhat {
         #[arg(long, required = true, num_args = 1..)]
         questions: Vec<PathBuf>,
     },
+    /// The short answer inside an answering sentence, with and without the reader's
+    /// span head, on cases written by models/reader/make_spans.py (dev split).
+    Span {
+        /// JSON lines: qid, question, text_b, answers, split.
+        #[arg(long)]
+        cases: PathBuf,
+        /// The models folder (default: as `ask` finds it).
+        #[arg(long)]
+        models: Option<PathBuf>,
+    },
     /// Dumps the evidence selector's training data for a question set: every
     /// candidate of every try with its features and label (models/selector/train.py).
     Selector {
@@ -186,6 +196,9 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
         } => super::bench_ask::run(&store, &questions, passes, json),
         BenchWhat::State { store } => super::bench_state::run(&store, json),
         BenchWhat::Serve { maildir, work_dir } => super::bench_serve::run(&maildir, work_dir, json),
+        BenchWhat::Span { cases, models } => {
+            super::bench_span::run(&cases, models.as_deref(), json)
+        }
         BenchWhat::Fusion { store, questions } => {
             super::bench_fusion::run(&store, &questions, json)
         }

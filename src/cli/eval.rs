@@ -50,6 +50,11 @@ pub fn run(engine: &Engine, file: &Path, llm: bool, verbose: bool, json: bool) -
     );
     outln!("citation accuracy     {}", pct(report.citation_accuracy));
     outln!("answer accuracy       {}", pct(report.answer_accuracy));
+    outln!(
+        "short answer holds it {} (one given for {})",
+        pct(report.short_answer_accuracy),
+        pct(report.short_answer_given)
+    );
     outln!("correct abstentions   {}", pct(report.correct_abstentions));
     outln!("abstention precision  {}", pct(report.abstention_precision));
     outln!("false abstentions     {}", pct(report.false_abstentions));

@@ -21,6 +21,7 @@ mod bench_pdf;
 mod bench_retrieval;
 mod bench_selector;
 mod bench_serve;
+mod bench_span;
 mod bench_state;
 mod bench_tui;
 mod count;

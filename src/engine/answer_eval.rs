@@ -77,6 +77,10 @@ pub struct ItemResult {
     /// A gold message was among the retrieved messages (retrieval found it).
     pub retrieved_gold: bool,
     pub answer_correct: bool,
+    /// The short answer the answer leads with, when it gives one.
+    pub short_answer: Option<String>,
+    /// The short answer holds an `answer_any` string.
+    pub short_correct: bool,
     pub marker_leaked: bool,
     pub quotes: usize,
     pub quotes_verbatim: usize,
@@ -94,6 +98,10 @@ pub struct EvalReport {
     pub citation_accuracy: f64,
     /// An `answer_any` string in the answer or its quotes, over answerable items.
     pub answer_accuracy: f64,
+    /// The short answer holds an `answer_any` string, over answerable items.
+    pub short_answer_accuracy: f64,
+    /// Answerable items answered with a short answer, over answerable items.
+    pub short_answer_given: f64,
     /// Unanswerable items abstained on, over unanswerable items.
     pub correct_abstentions: f64,
     /// Answerable items abstained on, over answerable items.
@@ -240,6 +248,12 @@ impl Engine {
                     .any(|m| gold.contains(&m)),
                 answer_correct: !outcome.abstained
                     && item.answer_any.iter().any(|a| contains_loose(&shown, a)),
+                short_answer: outcome.short_answer.clone(),
+                short_correct: !outcome.abstained
+                    && outcome
+                        .short_answer
+                        .as_deref()
+                        .is_some_and(|s| item.answer_any.iter().any(|a| contains_loose(s, a))),
                 marker_leaked: item
                     .marker
                     .as_ref()
@@ -272,6 +286,17 @@ impl Engine {
         );
         report.answer_accuracy = share(
             answerable.iter().filter(|r| r.answer_correct).count(),
+            answerable.len(),
+        );
+        report.short_answer_accuracy = share(
+            answerable.iter().filter(|r| r.short_correct).count(),
+            answerable.len(),
+        );
+        report.short_answer_given = share(
+            answerable
+                .iter()
+                .filter(|r| !r.abstained && r.short_answer.is_some())
+                .count(),
             answerable.len(),
         );
         report.false_abstentions = share(

@@ -12,7 +12,7 @@ use crate::answer::conversation::{CitedMessage, Conversation};
 use crate::answer::evidence::EvidencePack;
 use crate::answer::extract::ExtractiveAnswerer;
 use crate::answer::validate::validate;
-use crate::answer::{AnswerRequest, Answerer, Draft};
+use crate::answer::{AnswerRequest, Answerer, Draft, ReaderInput};
 use crate::query::question::Question;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
@@ -202,12 +202,8 @@ impl Engine {
         };
         // The reader reads the question with candidate sentences, loaded when first
         // needed; without it the selector judges alone.
-        let read = |q: &str, inputs: &[crate::answer::ReaderInput]| -> Option<Vec<f32>> {
-            match self.reader()? {
-                Ok(r) => r.score(q, inputs).ok(),
-                Err(_) => None,
-            }
-        };
+        let read = |q: &str, inputs: &[ReaderInput]| self.read_pairs(q, inputs);
+        let span = |q: &str, input: &ReaderInput| self.read_span(q, input);
 
         let mut answerer_used = answerer.name();
         let mut i = 0;
@@ -249,6 +245,7 @@ impl Engine {
                 question_vector: question_vector.as_deref(),
                 embed: Some(&embed),
                 read: Some(&read),
+                span: Some(&span),
             };
             let t = Instant::now();
             let draft = draft_answer(answerer, &request, on_event, &mut tries.notes);
@@ -298,9 +295,7 @@ impl Engine {
             tries.notes.push(note);
         }
         tries.timings.insert("total".into(), ms(t0));
-        if let Some(Some(Err(e))) = self.reader.get() {
-            tries.notes.push(format!("{e}; the selector judged alone"));
-        }
+        tries.notes.extend(self.reading_notes());
         Ok(tries.outcome(
             question,
             resolved.standalone,

@@ -149,6 +149,9 @@ pub struct Engine {
     embedder: OnceLock<Arc<Embedder>>,
     /// The reader, loaded on the first question; None when it is not installed.
     reader: OnceLock<Option<std::result::Result<Arc<crate::index::reader::Reader>, String>>>,
+    /// The reader's span head, loaded with the first short answer.
+    span_head:
+        OnceLock<Option<std::result::Result<Arc<crate::index::span_head::SpanHead>, String>>>,
     gate: Gate,
     config: EngineConfig,
     cached_context: Mutex<Option<(u64, MailboxContext)>>,

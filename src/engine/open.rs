@@ -106,6 +106,7 @@ impl Engine {
             jobs,
             embedder: OnceLock::new(),
             reader: OnceLock::new(),
+            span_head: OnceLock::new(),
             gate: Gate::default(),
             config: EngineConfig::default(),
             cached_context: Mutex::new(None),

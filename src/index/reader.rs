@@ -5,20 +5,17 @@
 //! (models/reader/README.md, where the input format is fixed).
 
 use super::embed::{model_session, EmbedError, ModelPaths, Result};
+use super::pair_input::{tensors, Fitted, PairEncoder};
 use crate::answer::ReaderInput;
 use ort::session::Session;
-use ort::value::Tensor;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use tokenizers::{EncodeInput, Encoding, Tokenizer, TruncationParams, TruncationStrategy};
+use tokenizers::Encoding;
+
+pub use super::pair_input::{candidate_text, MAX_TOKENS, NEIGHBOUR_WORDS};
 
 /// The model file, under a models folder.
 pub const READER_FILE: &str = "reader/reader-int8.onnx";
-/// Tokens of one (question, candidate) pair, [CLS] and both [SEP] included.
-pub const MAX_TOKENS: usize = 128;
-/// Neighbouring sentences are cut to this many words (the last ones before the
-/// sentence, the first ones after it) before the pair is fitted to [`MAX_TOKENS`].
-pub const NEIGHBOUR_WORDS: usize = 30;
 /// Pairs per run: one. The int8 model quantises its activations over the whole
 /// batch, so a pair run beside others (and their padding) scores differently (by
 /// more than half a logit); alone, a pair always scores the same.
@@ -26,109 +23,44 @@ const BATCH: usize = 1;
 
 pub struct Reader {
     session: Mutex<Session>,
-    /// Truncates a pair to [`MAX_TOKENS`], the longer side first.
-    tokenizer: Tokenizer,
-    /// The same without truncation, to measure a pair.
-    counter: Tokenizer,
+    pairs: PairEncoder,
 }
 
-/// `{subject} | {sender} | {prev} >> {sentence} << {next}`.
-pub fn candidate_text(input: &ReaderInput, prev: &[&str], next: &[&str]) -> String {
-    format!(
-        "{} | {} | {} >> {} << {}",
-        input.subject,
-        input.sender,
-        prev.join(" "),
-        input.sentence,
-        next.join(" ")
-    )
+/// A model file beside the embedding model's files (the runtime and tokenizer it
+/// shares), else in the source tree's models folder, where it ships.
+pub(crate) fn locate_model(paths: &ModelPaths, file: &str) -> Option<PathBuf> {
+    let beside = paths.tokenizer.parent().map(|d| d.join(file));
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(file);
+    beside.into_iter().chain([shipped]).find(|p| p.is_file())
 }
 
 impl Reader {
-    /// Finds the reader beside the embedding model's files (it shares their runtime
-    /// and tokenizer), else in the source tree's models folder, where it ships; None
-    /// when it is in neither.
+    /// Finds the reader beside the embedding model's files, else in the source tree's
+    /// models folder; None when it is in neither.
     pub fn locate(paths: &ModelPaths) -> Option<PathBuf> {
-        let beside = paths.tokenizer.parent().map(|d| d.join(READER_FILE));
-        let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("models")
-            .join(READER_FILE);
-        beside.into_iter().chain([shipped]).find(|p| p.is_file())
+        locate_model(paths, READER_FILE)
     }
 
     pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
-        let session = model_session(&paths.runtime, model, threads)?;
-        let mut tokenizer = Tokenizer::from_file(&paths.tokenizer)
-            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
-        tokenizer.with_padding(None);
-        let mut counter = tokenizer.clone();
-        counter
-            .with_truncation(None)
-            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: MAX_TOKENS,
-                strategy: TruncationStrategy::LongestFirst,
-                ..Default::default()
-            }))
-            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
         Ok(Self {
-            session: Mutex::new(session),
-            tokenizer,
-            counter,
+            session: Mutex::new(model_session(&paths.runtime, model, threads)?),
+            pairs: PairEncoder::load(paths)?,
         })
     }
 
-    fn encode(&self, question: &str, text: &str) -> Result<Encoding> {
-        self.tokenizer
-            .encode(
-                EncodeInput::Dual(question.to_string().into(), text.to_string().into()),
-                true,
-            )
-            .map_err(|e| EmbedError::Tokenizer(e.to_string()))
-    }
-
-    /// The candidate text, its neighbours shortened word by word from their far ends
-    /// (the longer one first) until the pair fits in [`MAX_TOKENS`].
-    pub fn fit(&self, question: &str, input: &ReaderInput) -> Result<String> {
-        let prev_all: Vec<&str> = input.prev.split_whitespace().collect();
-        let next_all: Vec<&str> = input.next.split_whitespace().collect();
-        let mut prev = &prev_all[prev_all.len().saturating_sub(NEIGHBOUR_WORDS)..];
-        let mut next = &next_all[..next_all.len().min(NEIGHBOUR_WORDS)];
-        loop {
-            let text = candidate_text(input, prev, next);
-            let n = self.untruncated(question, &text)?;
-            if n <= MAX_TOKENS || (prev.is_empty() && next.is_empty()) {
-                return Ok(text);
-            }
-            for _ in 0..((n - MAX_TOKENS) / 2).max(1) {
-                if !prev.is_empty() && prev.len() >= next.len() {
-                    prev = &prev[1..];
-                } else if !next.is_empty() {
-                    next = &next[..next.len() - 1];
-                }
-            }
-        }
-    }
-
-    /// Tokens of the pair before any truncation.
-    fn untruncated(&self, question: &str, text: &str) -> Result<usize> {
-        let enc = self
-            .counter
-            .encode(
-                EncodeInput::Dual(question.to_string().into(), text.to_string().into()),
-                true,
-            )
-            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
-        Ok(enc.get_ids().len())
+    /// The candidate text as the reader reads it with `question`.
+    pub fn fit(&self, question: &str, input: &ReaderInput) -> Result<Fitted> {
+        self.pairs.fit(question, input)
     }
 
     /// The reader's logit for each candidate, in order.
     pub fn score(&self, question: &str, inputs: &[ReaderInput]) -> Result<Vec<f32>> {
         let mut encodings = Vec::with_capacity(inputs.len());
         for input in inputs {
-            let text = self.fit(question, input)?;
-            encodings.push(self.encode(question, &text)?);
+            let fit = self.pairs.fit(question, input)?;
+            encodings.push(self.pairs.encode(question, &fit.text)?);
         }
         let mut out = Vec::with_capacity(inputs.len());
         for batch in encodings.chunks(BATCH) {
@@ -138,37 +70,12 @@ impl Reader {
     }
 
     fn run(&self, batch: &[Encoding]) -> Result<Vec<f32>> {
-        let len = batch
-            .iter()
-            .map(|e| e.get_ids().len())
-            .max()
-            .unwrap_or(0)
-            .max(1);
         let rows = batch.len();
-        let mut ids = vec![0i64; rows * len];
-        let mut mask = vec![0i64; rows * len];
-        let mut types = vec![0i64; rows * len];
-        for (r, e) in batch.iter().enumerate() {
-            for (j, ((&id, &ty), &m)) in e
-                .get_ids()
-                .iter()
-                .zip(e.get_type_ids())
-                .zip(e.get_attention_mask())
-                .enumerate()
-            {
-                ids[r * len + j] = i64::from(id);
-                types[r * len + j] = i64::from(ty);
-                mask[r * len + j] = i64::from(m);
-            }
-        }
-        let shape = [rows as i64, len as i64];
-        let tensor = |data: Vec<i64>| {
-            Tensor::from_array((shape, data)).map_err(|e| EmbedError::Inference(e.to_string()))
-        };
+        let (_, [ids, mask, types]) = tensors(batch)?;
         let inputs = ort::inputs![
-            "input_ids" => tensor(ids)?,
-            "attention_mask" => tensor(mask)?,
-            "token_type_ids" => tensor(types)?,
+            "input_ids" => ids,
+            "attention_mask" => mask,
+            "token_type_ids" => types,
         ];
         let mut session = self
             .session
