@@ -203,3 +203,48 @@ fn the_gate_reports_no_evidence_for_off_topic_questions() {
     assert_eq!(jobs.failed, 0);
     assert_eq!(EMBED_JOB, "embed");
 }
+
+#[test]
+fn a_cached_vector_is_the_vector_and_another_store_embeds_it_from_the_cache() {
+    let Some(dir) = models() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cache = tmp.path().join("work").join("embed-cache.bin");
+    let paths = ModelPaths::in_dir(&dir);
+    let plain = Embedder::load(&paths, EmbedConfig::default()).expect("loads");
+    let texts = [
+        "The crane is delivered to the north dock on Thursday.",
+        "Lunch moved to noon.",
+        "The crane is delivered to the north dock on Thursday.",
+    ];
+    let want = plain.embed(&texts).expect("embeds");
+
+    let first = Embedder::load(&paths, EmbedConfig::default())
+        .expect("loads")
+        .with_cache(&cache)
+        .expect("the cache opens");
+    let stored = first.embed(&texts).expect("embeds");
+    for (s, w) in stored.iter().zip(&want) {
+        assert!(cos(s, w) > 0.999, "the model's vector: {}", cos(s, w));
+    }
+    assert_eq!(first.cache_counts(), Some((0, 3)), "nothing was kept yet");
+    assert_eq!(
+        first.embed_in_background(&texts[..2]).expect("embeds"),
+        stored[..2].to_vec(),
+        "the kept vectors, as they were"
+    );
+    assert_eq!(first.cache_counts(), Some((2, 3)));
+    drop(first);
+
+    // Another process, another store: the same texts come from the file.
+    let second = Embedder::load(&paths, EmbedConfig::default())
+        .expect("loads")
+        .with_cache(&cache)
+        .expect("the cache reopens");
+    let got = second
+        .embed(&[texts[1], "A text never seen before."])
+        .expect("embeds");
+    assert_eq!(got[0], stored[1], "bit for bit the vector kept");
+    let fresh = plain.embed(&["A text never seen before."]).expect("embeds");
+    assert!(cos(&got[1], &fresh[0]) > 0.999);
+    assert_eq!(second.cache_counts(), Some((1, 1)));
+}

@@ -4,6 +4,7 @@
 //! Texts are tokenized without padding, sorted by length and run in batches of similar
 //! length (padding costs compute), mean-pooled over the attention mask and L2-normalised.
 
+use super::embed_cache::EmbedCache;
 use ort::session::Session;
 use ort::value::Tensor;
 use std::path::{Path, PathBuf};
@@ -148,6 +149,20 @@ fn environment(runtime: &Path) -> Result<ort::environment::Environment> {
         })
 }
 
+/// The environment variable naming an embedding cache file ([`EmbedCache`]): vectors
+/// kept by content hash across stores, for scripts that build stores again.
+pub const CACHE_ENV: &str = "QUOTH_EMBED_CACHE";
+
+/// What makes a vector: the model file's bytes and the token limit.
+fn model_identity(model: &Path, cfg: &EmbedConfig) -> Result<[u8; 32]> {
+    let bytes =
+        std::fs::read(model).map_err(|e| EmbedError::Model(format!("{}: {e}", model.display())))?;
+    let mut h = blake3::Hasher::new();
+    h.update(&bytes);
+    h.update(&(cfg.max_tokens as u64).to_le_bytes());
+    Ok(*h.finalize().as_bytes())
+}
+
 pub struct Embedder {
     session: Mutex<Session>,
     /// A second session, made when a text is embedded while the first runs a batch
@@ -161,6 +176,8 @@ pub struct Embedder {
     tokenizer: Tokenizer,
     cfg: EmbedConfig,
     dim: usize,
+    /// Vectors kept by content hash ([`CACHE_ENV`]), when asked for.
+    cache: Option<EmbedCache>,
 }
 
 /// One tokenized text.
@@ -195,6 +212,7 @@ impl Embedder {
             tokenizer,
             cfg,
             dim: 0,
+            cache: None,
         };
         let probe = embedder.run_batch(&[embedder.tokenize("dimension probe")?], None)?;
         let dim = probe
@@ -204,7 +222,29 @@ impl Embedder {
         if dim == 0 {
             return Err(EmbedError::Model("the model returned no vectors".into()));
         }
-        Ok(Self { dim, ..embedder })
+        let embedder = Self { dim, ..embedder };
+        match std::env::var_os(CACHE_ENV) {
+            Some(path) if !path.is_empty() => embedder.with_cache(Path::new(&path)),
+            _ => Ok(embedder),
+        }
+    }
+
+    /// Keeps vectors by content hash in the file at `path` ([`EmbedCache`]), and
+    /// takes the ones it holds from there.
+    pub fn with_cache(self, path: &Path) -> Result<Self> {
+        let model = model_identity(&self.paths.model, &self.cfg)?;
+        let cache = EmbedCache::open(path, model, self.dim)
+            .map_err(|e| EmbedError::Model(e.to_string()))?;
+        Ok(Self {
+            cache: Some(cache),
+            ..self
+        })
+    }
+
+    /// The cache's lookups that found a vector and those that did not; None without
+    /// a cache.
+    pub fn cache_counts(&self) -> Option<(u64, u64)> {
+        self.cache.as_ref().map(EmbedCache::counts)
     }
 
     pub fn dim(&self) -> usize {
@@ -357,8 +397,25 @@ impl Embedder {
         self.embed_on(texts, None)
     }
 
-    /// [`Embedder::embed`] on one session (or the first free one).
+    /// [`Embedder::embed`] on one session (or the first free one): the texts the
+    /// cache holds from it, the others through the model (and into the cache).
     fn embed_on(&self, texts: &[&str], on: Option<&Mutex<Session>>) -> Result<Vec<Vec<f32>>> {
+        let Some(cache) = &self.cache else {
+            return self.run_texts(texts, on);
+        };
+        let mut out: Vec<Option<Vec<f32>>> = texts.iter().map(|t| cache.get(t)).collect();
+        let missing: Vec<usize> = (0..texts.len()).filter(|&i| out[i].is_none()).collect();
+        let todo: Vec<&str> = missing.iter().map(|&i| texts[i]).collect();
+        for (&i, v) in missing.iter().zip(self.run_texts(&todo, on)?) {
+            // The cache only saves work: a failed write costs a later embedding.
+            let _ = cache.put(texts[i], &v);
+            out[i] = Some(v);
+        }
+        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+    }
+
+    /// Runs the model on every text, shortest first in batches.
+    fn run_texts(&self, texts: &[&str], on: Option<&Mutex<Session>>) -> Result<Vec<Vec<f32>>> {
         let tokens: Vec<Tokens> = texts
             .iter()
             .map(|t| self.tokenize(t))

@@ -2,6 +2,7 @@
 
 pub mod chunk;
 pub mod embed;
+pub mod embed_cache;
 pub mod key_set;
 pub mod lexical;
 pub mod lexical_query;
