@@ -774,3 +774,107 @@ fn tags_and_the_servers_keywords_follow_each_other() {
         "a tag the server cannot hold is not lost to its sync"
     );
 }
+
+/// `quoth --data-dir DATA ARGS` as a user runs it: through the data directory's
+/// server.
+fn quoth_cli(data: &Path, args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env_remove("QUOTH_INLINE")
+        .env_remove("QUOTH_CONFIG")
+        .output()
+        .expect("quoth runs");
+    assert!(
+        out.status.success(),
+        "quoth {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Kills the child when the test ends, however it ends.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_sync_runs_in_the_server_that_holds_the_data_directory() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    rt.block_on(async {
+        let mut s = server.session().await;
+        for i in 0..3 {
+            s.append("INBOX", None, &fresh_message(i, "served"))
+                .await
+                .expect("append");
+        }
+        s.logout().await;
+    });
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    std::fs::create_dir_all(&data).expect("data dir");
+    // A server in the foreground holds the data directory, as an open UI does.
+    let mut held = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .arg("--data-dir")
+            .arg(&data)
+            .arg("serve")
+            .env_remove("QUOTH_INLINE")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("quoth serve starts"),
+    );
+    // Kept open to the end: the server's later lines must have somewhere to go.
+    let mut log = std::io::BufReader::new(held.0.stderr.take().expect("stderr"));
+    let mut listening = String::new();
+    std::io::BufRead::read_line(&mut log, &mut listening).expect("reads");
+    assert!(listening.contains("listening"), "{listening}");
+
+    let out = quoth_cli(
+        &data,
+        &[
+            "--json",
+            "sync",
+            "--config",
+            config.to_str().expect("utf-8 path"),
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json report");
+    let inbox = report["accounts"][0]["folders"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["folder"] == "INBOX"))
+        .cloned()
+        .expect("the INBOX was synced");
+    assert_eq!(inbox["added"], 3, "{report}");
+
+    // The server that holds the store has the mail, and it still runs.
+    let found = quoth_cli(
+        &data,
+        &[
+            "search",
+            "zebra served",
+            "--mode",
+            "lexical",
+            "--output",
+            "messages",
+        ],
+    );
+    let ids = String::from_utf8_lossy(&found.stdout).into_owned();
+    assert_eq!(ids.lines().count(), 3, "{ids}");
+    let status = String::from_utf8_lossy(&quoth_cli(&data, &["status"]).stdout).into_owned();
+    assert!(
+        status.contains(&format!("process {},", held.0.id())),
+        "{status}"
+    );
+}

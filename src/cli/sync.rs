@@ -4,6 +4,7 @@
 use super::output::{print_json, safe_line};
 use anyhow::{Context, Result};
 use quoth::engine::{Engine, SyncEvent, SyncOptions, SyncReport, WatchOptions};
+use quoth::serve::protocol::Op;
 use quoth::source::imap::{load_accounts, select_accounts};
 use std::path::{Path, PathBuf};
 
@@ -32,16 +33,28 @@ pub fn run(data_dir: &Path, args: SyncArgs, json: bool) -> Result<i32> {
     if accounts.is_empty() {
         anyhow::bail!("{} has no [[account]]", path.display());
     }
-    let mut engine = super::open(data_dir)?;
-    let opts = SyncOptions {
-        batch: args.batch.max(1),
-        retries: args.retries,
-        ..SyncOptions::default()
-    };
     if args.watch {
-        return watch(&mut engine, &accounts, opts, json);
+        let opts = SyncOptions {
+            batch: args.batch.max(1),
+            retries: args.retries,
+            ..SyncOptions::default()
+        };
+        return watch(&mut super::open(data_dir)?, &accounts, opts, json);
     }
-    let report = engine.sync(&accounts, &opts)?;
+    // One sync, by the data directory's server (this command's own when none runs),
+    // so it works beside an open UI, which then lists the new mail.
+    let path =
+        std::path::absolute(&path).with_context(|| format!("resolving {}", path.display()))?;
+    let value = super::connect(data_dir)?.call(
+        Op::Sync {
+            config: path.to_string_lossy().into_owned(),
+            account: args.account.clone(),
+            batch: Some(args.batch.max(1)),
+            retries: Some(args.retries),
+        },
+        &mut |_| {},
+    )?;
+    let report: SyncReport = serde_json::from_value(value)?;
     if json {
         print_json(&report)?;
     } else {

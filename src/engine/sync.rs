@@ -26,7 +26,7 @@ use crate::source::{RawMail, SourceLocation};
 use crate::store::imap_changes::ImapChanges;
 use crate::store::sync_state::{FolderCursor, ImapRef, SyncState, UidEntry};
 use crate::store::QuarantineItem;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::time::{Duration, Instant};
 
@@ -56,7 +56,7 @@ impl Default for SyncOptions {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct FolderReport {
     pub folder: String,
     pub uidvalidity: u32,
@@ -78,7 +78,7 @@ pub struct FolderReport {
     pub expunge_owed: usize,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct AccountReport {
     pub account: String,
     pub folders: Vec<FolderReport>,
@@ -101,7 +101,7 @@ impl AccountReport {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct SyncReport {
     pub accounts: Vec<AccountReport>,
     pub seconds: f64,

@@ -13,8 +13,10 @@ use crate::engine::moves::MoveTarget;
 use crate::engine::EngineShare;
 use crate::engine::{
     AskEvent, AskOptions, Engine, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode,
+    SyncOptions,
 };
 use crate::mail::model::display_list;
+use crate::source::imap::{load_accounts, select_accounts};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -158,6 +160,12 @@ impl Api {
             Op::Message { message } => self.with(|e| message_json(e, &message)),
             Op::Ingest { paths, embed, wait } => self.ingest(paths, embed, wait, on_event),
             Op::Embed => self.queue(EngineRequest::Embed),
+            Op::Sync {
+                config,
+                account,
+                batch,
+                retries,
+            } => self.sync(&config, account.as_deref(), batch, retries),
             Op::Addresses { prefix, limit } => to_value(
                 &self
                     .with(|e| e.addresses(&prefix, limit.unwrap_or(DEFAULT_ADDRESS_LIMIT)))
@@ -326,6 +334,38 @@ impl Api {
         if embed {
             self.queue(EngineRequest::Embed)?;
         }
+        to_value(&report)
+    }
+
+    /// Syncs the accounts of a config file, all or the one named, and answers the
+    /// report; every open client then lists the new threads.
+    fn sync(
+        &self,
+        config: &str,
+        account: Option<&str>,
+        batch: Option<usize>,
+        retries: Option<u32>,
+    ) -> Result<Value, ApiError> {
+        let path = PathBuf::from(config);
+        let accounts = load_accounts(&path)
+            .and_then(|a| select_accounts(a, account))
+            .map_err(|e| ApiError::new(ErrorKind::BadRequest, e.to_string()))?;
+        if accounts.is_empty() {
+            return Err(ApiError::new(
+                ErrorKind::BadRequest,
+                format!("{config} has no [[account]]"),
+            ));
+        }
+        let defaults = SyncOptions::default();
+        let opts = SyncOptions {
+            batch: batch.unwrap_or(defaults.batch).max(1),
+            retries: retries.unwrap_or(defaults.retries),
+            ..defaults
+        };
+        let report = self
+            .write(|e| e.sync(&accounts, &opts))
+            .map_err(engine_error)?;
+        self.handle.send(EngineRequest::Threads);
         to_value(&report)
     }
 

@@ -169,6 +169,18 @@ pub enum Op {
     },
     /// Run the pending embedding jobs in the background (`{"queued": true}`).
     Embed,
+    /// `quoth sync`: fetch mail from the IMAP accounts of the config file at
+    /// `config` (a path on the server's machine), all or the one named; answers the
+    /// object of `quoth sync --json` when the sync has ended.
+    Sync {
+        config: String,
+        #[serde(default)]
+        account: Option<String>,
+        #[serde(default)]
+        batch: Option<usize>,
+        #[serde(default)]
+        retries: Option<u32>,
+    },
     /// `quoth address --json`: addresses whose name or address starts with
     /// `prefix`, those on the most mail first.
     Addresses {
