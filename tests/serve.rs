@@ -5,7 +5,7 @@
 mod common;
 
 use common::demo_mailbox;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -138,15 +138,51 @@ fn the_cli_and_the_http_api_share_one_server() {
         "{}",
         String::from_utf8_lossy(&rebuild.stderr)
     );
+    // A question set is asked and scored by the server, each item shown as it is
+    // scored.
+    let set = tmp.path().join("set.jsonl");
+    std::fs::write(
+        &set,
+        format!(
+            "{}\n{}\n",
+            json!({"id": "r1", "kind": "fact", "question": QUESTION,
+                   "gold_message_ids": [format!("<{}>", cited.trim_matches(['<', '>']))],
+                   "answer_any": []}),
+            json!({"id": "n1", "kind": "abstain",
+                   "question": "what is the wifi password of the lighthouse?"}),
+        ),
+    )
+    .expect("set written");
     let eval = quoth(&dir)
-        .args(["eval", "tests/answers/enron_eval.jsonl"])
+        .arg("--json")
+        .arg("eval")
+        .arg(&set)
+        .arg("--verbose")
         .output()
         .expect("runs");
     assert!(
-        String::from_utf8_lossy(&eval.stderr).contains("in use by a running Quoth"),
+        eval.status.success(),
         "{}",
         String::from_utf8_lossy(&eval.stderr)
     );
+    let report: Value = serde_json::from_slice(&eval.stdout).expect("JSON report");
+    assert_eq!(
+        (
+            report["answerable"].as_u64(),
+            report["unanswerable"].as_u64()
+        ),
+        (Some(1), Some(1)),
+        "{report}"
+    );
+    assert_eq!(report["citation_accuracy"], 1.0, "{report}");
+    let listed = quoth(&dir)
+        .arg("eval")
+        .arg(&set)
+        .arg("--verbose")
+        .output()
+        .expect("runs");
+    let lines = String::from_utf8_lossy(&listed.stderr).into_owned();
+    assert!(lines.contains("r1") && lines.contains("n1"), "{lines}");
     // A server without a UI cannot show a message, and says so.
     let open = quoth(&dir).args(["open", &cited]).output().expect("runs");
     assert!(!open.status.success());

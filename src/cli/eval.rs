@@ -2,41 +2,41 @@
 //! scores (format and metrics: tests/answers/README.md).
 
 use super::output::{print_json, safe_line};
-use super::tui::answerer;
 use anyhow::{Context, Result};
-use quoth::engine::{parse_eval_items, AskOptions, Engine};
+use quoth::engine::{parse_eval_items, EvalReport, ItemResult};
+use quoth::serve::client::Client;
+use quoth::serve::protocol::{EventKind, Op};
 use std::path::Path;
 
-pub fn run(engine: &Engine, file: &Path, llm: bool, verbose: bool, json: bool) -> Result<i32> {
+pub fn run(client: &mut Client, file: &Path, llm: bool, verbose: bool, json: bool) -> Result<i32> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let items = parse_eval_items(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    let answerer = answerer(llm)?;
-    let report = engine.run_eval(
-        &items,
-        answerer.as_ref(),
-        &AskOptions::default(),
-        &mut |r| {
-            if verbose && !json {
-                let mark = match (r.kind.as_str(), r.abstained) {
-                    ("abstain", true) => "ok  ",
-                    ("abstain", false) => "MISS",
-                    (_, true) => "ABST",
-                    _ if r.cited_gold => "ok  ",
-                    _ => "MISS",
-                };
-                eprintln!(
-                    "{mark} {:>4} {:<11} {}",
-                    r.id,
-                    r.kind,
-                    safe_line(&r.question)
-                );
-                if let Some(a) = &r.answer {
-                    eprintln!("          → {}", safe_line(a));
-                }
-            }
-        },
-    )?;
+    let value = client.call(Op::Eval { items, llm }, &mut |e| {
+        if !verbose || json || e.kind != EventKind::Progress {
+            return;
+        }
+        let Ok(r) = serde_json::from_str::<ItemResult>(&e.text) else {
+            return;
+        };
+        let mark = match (r.kind.as_str(), r.abstained) {
+            ("abstain", true) => "ok  ",
+            ("abstain", false) => "MISS",
+            (_, true) => "ABST",
+            _ if r.cited_gold => "ok  ",
+            _ => "MISS",
+        };
+        eprintln!(
+            "{mark} {:>4} {:<11} {}",
+            r.id,
+            r.kind,
+            safe_line(&r.question)
+        );
+        if let Some(a) = &r.answer {
+            eprintln!("          → {}", safe_line(a));
+        }
+    })?;
+    let report: EvalReport = serde_json::from_value(value)?;
     if json {
         print_json(&report)?;
         return Ok(0);

@@ -276,7 +276,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             ask::run(&mut connect(&data_dir)?, args, json)
         }
         Command::Eval { file, llm, verbose } => {
-            eval::run(&open(&data_dir)?, &file, llm, verbose, json)
+            eval::run(&mut connect(&data_dir)?, &file, llm, verbose, json)
         }
         Command::Show { id } => show::run(&mut connect(&data_dir)?, &id, json),
         Command::Stats => {

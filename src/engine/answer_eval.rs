@@ -12,7 +12,7 @@ use crate::mail::model::MessageKey;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct EvalItem {
     #[serde(default)]
     pub id: String,
@@ -65,7 +65,7 @@ pub fn parse_eval_items(text: &str) -> std::result::Result<Vec<EvalItem>, String
 }
 
 /// How one item went.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ItemResult {
     pub id: String,
     pub kind: String,
@@ -89,7 +89,7 @@ pub struct ItemResult {
 }
 
 /// The scores of a run.
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct EvalReport {
     pub items: usize,
     pub answerable: usize,

@@ -12,8 +12,8 @@ use crate::engine::handle::{
 use crate::engine::moves::MoveTarget;
 use crate::engine::EngineShare;
 use crate::engine::{
-    AskEvent, AskOptions, Engine, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode,
-    SyncOptions,
+    AskEvent, AskOptions, Engine, EngineError, EvalItem, LlmAnswerer, LlmConfig, RetrieveOptions,
+    SearchMode, SyncOptions,
 };
 use crate::mail::model::display_list;
 use crate::source::imap::{load_accounts, select_accounts};
@@ -160,6 +160,7 @@ impl Api {
             Op::Message { message } => self.with(|e| message_json(e, &message)),
             Op::Ingest { paths, embed, wait } => self.ingest(paths, embed, wait, on_event),
             Op::Embed => self.queue(EngineRequest::Embed),
+            Op::Eval { items, llm } => self.eval(&items, llm, on_event),
             Op::Sync {
                 config,
                 account,
@@ -334,6 +335,27 @@ impl Api {
         if embed {
             self.queue(EngineRequest::Embed)?;
         }
+        to_value(&report)
+    }
+
+    /// Asks a question set's items and scores the answers, each item's result an
+    /// event as it is scored.
+    fn eval(
+        &self,
+        items: &[EvalItem],
+        llm: bool,
+        on_event: &mut dyn FnMut(EventKind, String),
+    ) -> Result<Value, ApiError> {
+        let answerer = answerer(llm).map_err(|m| ApiError::new(ErrorKind::Refused, m))?;
+        let report = self
+            .with(|e| {
+                e.run_eval(items, answerer.as_ref(), &AskOptions::default(), &mut |r| {
+                    if let Ok(line) = serde_json::to_string(r) {
+                        on_event(EventKind::Progress, line);
+                    }
+                })
+            })
+            .map_err(engine_error)?;
         to_value(&report)
     }
 

@@ -169,6 +169,14 @@ pub enum Op {
     },
     /// Run the pending embedding jobs in the background (`{"queued": true}`).
     Embed,
+    /// `quoth eval`: ask every question of a question set (the items of its file)
+    /// and score the answers; each item's result is a `progress` event (its JSON),
+    /// and the answer is the object of `quoth eval --json`.
+    Eval {
+        items: Vec<crate::engine::EvalItem>,
+        #[serde(default)]
+        llm: bool,
+    },
     /// `quoth sync`: fetch mail from the IMAP accounts of the config file at
     /// `config` (a path on the server's machine), all or the one named; answers the
     /// object of `quoth sync --json` when the sync has ended.
