@@ -4,10 +4,13 @@
 //! neighbours shortened until the pair fits in [`MAX_TOKENS`], exactly as the models
 //! were trained (models/reader/README.md, "Input format").
 
-use super::embed::{EmbedError, ModelPaths, Result};
+use super::embed::{model_session, EmbedError, ModelPaths, Result};
 use crate::answer::ReaderInput;
+use ort::session::{Session, SessionOutputs};
 use ort::value::Tensor;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use tokenizers::{EncodeInput, Encoding, Tokenizer, TruncationParams, TruncationStrategy};
 
 /// Tokens of one (question, candidate) pair, [CLS] and both [SEP] included.
@@ -38,6 +41,54 @@ fn fitted(input: &ReaderInput, prev: &[&str], next: &[&str]) -> Fitted {
     let sentence = head.len()..head.len() + input.sentence.len();
     let text = format!("{head}{} << {}", input.sentence, next.join(" "));
     Fitted { text, sentence }
+}
+
+/// A model that reads pairs: its ONNX session and the pairs' encoder.
+pub struct PairModel {
+    session: Mutex<Session>,
+    pub pairs: PairEncoder,
+}
+
+impl PairModel {
+    /// A model file beside the embedding model's files (the runtime and tokenizer it
+    /// shares), else in the source tree's models folder, where it ships.
+    pub fn locate(paths: &ModelPaths, file: &str) -> Option<PathBuf> {
+        let beside = paths.tokenizer.parent().map(|d| d.join(file));
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("models")
+            .join(file);
+        beside.into_iter().chain([shipped]).find(|p| p.is_file())
+    }
+
+    pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
+        Ok(Self {
+            session: Mutex::new(model_session(&paths.runtime, model, threads)?),
+            pairs: PairEncoder::load(paths)?,
+        })
+    }
+
+    /// Runs the model on a batch of pairs and hands its outputs and the padded
+    /// length to `read`.
+    pub fn run<T>(
+        &self,
+        batch: &[Encoding],
+        read: impl FnOnce(&SessionOutputs<'_>, usize) -> Result<T>,
+    ) -> Result<T> {
+        let (len, [ids, mask, types]) = tensors(batch)?;
+        let inputs = ort::inputs![
+            "input_ids" => ids,
+            "attention_mask" => mask,
+            "token_type_ids" => types,
+        ];
+        let mut session = self
+            .session
+            .lock()
+            .map_err(|_| EmbedError::Inference("a model session was poisoned".into()))?;
+        let outputs = session
+            .run(inputs)
+            .map_err(|e| EmbedError::Inference(e.to_string()))?;
+        read(&outputs, len)
+    }
 }
 
 /// Tokenises pairs as the models read them.
@@ -115,7 +166,7 @@ impl PairEncoder {
 
 /// The model inputs of a batch of pairs (`input_ids`, `attention_mask`,
 /// `token_type_ids`, each `[rows, longest]`, zero-padded) and the padded length.
-pub fn tensors(batch: &[Encoding]) -> Result<(usize, [Tensor<i64>; 3])> {
+fn tensors(batch: &[Encoding]) -> Result<(usize, [Tensor<i64>; 3])> {
     let len = batch
         .iter()
         .map(|e| e.get_ids().len())

@@ -4,12 +4,10 @@
 //! It runs on ONNX Runtime like the embedding model, from a model trained offline
 //! (models/reader/README.md, where the input format is fixed).
 
-use super::embed::{model_session, EmbedError, ModelPaths, Result};
-use super::pair_input::{tensors, Fitted, PairEncoder};
+use super::embed::{EmbedError, ModelPaths, Result};
+use super::pair_input::{Fitted, PairModel};
 use crate::answer::ReaderInput;
-use ort::session::Session;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use tokenizers::Encoding;
 
 pub use super::pair_input::{candidate_text, MAX_TOKENS, NEIGHBOUR_WORDS};
@@ -22,45 +20,33 @@ pub const READER_FILE: &str = "reader/reader-int8.onnx";
 const BATCH: usize = 1;
 
 pub struct Reader {
-    session: Mutex<Session>,
-    pairs: PairEncoder,
-}
-
-/// A model file beside the embedding model's files (the runtime and tokenizer it
-/// shares), else in the source tree's models folder, where it ships.
-pub(crate) fn locate_model(paths: &ModelPaths, file: &str) -> Option<PathBuf> {
-    let beside = paths.tokenizer.parent().map(|d| d.join(file));
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("models")
-        .join(file);
-    beside.into_iter().chain([shipped]).find(|p| p.is_file())
+    model: PairModel,
 }
 
 impl Reader {
     /// Finds the reader beside the embedding model's files, else in the source tree's
     /// models folder; None when it is in neither.
     pub fn locate(paths: &ModelPaths) -> Option<PathBuf> {
-        locate_model(paths, READER_FILE)
+        PairModel::locate(paths, READER_FILE)
     }
 
     pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
         Ok(Self {
-            session: Mutex::new(model_session(&paths.runtime, model, threads)?),
-            pairs: PairEncoder::load(paths)?,
+            model: PairModel::load(paths, model, threads)?,
         })
     }
 
     /// The candidate text as the reader reads it with `question`.
     pub fn fit(&self, question: &str, input: &ReaderInput) -> Result<Fitted> {
-        self.pairs.fit(question, input)
+        self.model.pairs.fit(question, input)
     }
 
     /// The reader's logit for each candidate, in order.
     pub fn score(&self, question: &str, inputs: &[ReaderInput]) -> Result<Vec<f32>> {
         let mut encodings = Vec::with_capacity(inputs.len());
         for input in inputs {
-            let fit = self.pairs.fit(question, input)?;
-            encodings.push(self.pairs.encode(question, &fit.text)?);
+            let fit = self.model.pairs.fit(question, input)?;
+            encodings.push(self.model.pairs.encode(question, &fit.text)?);
         }
         let mut out = Vec::with_capacity(inputs.len());
         for batch in encodings.chunks(BATCH) {
@@ -71,28 +57,17 @@ impl Reader {
 
     fn run(&self, batch: &[Encoding]) -> Result<Vec<f32>> {
         let rows = batch.len();
-        let (_, [ids, mask, types]) = tensors(batch)?;
-        let inputs = ort::inputs![
-            "input_ids" => ids,
-            "attention_mask" => mask,
-            "token_type_ids" => types,
-        ];
-        let mut session = self
-            .session
-            .lock()
-            .map_err(|_| EmbedError::Inference("the reader session was poisoned".into()))?;
-        let outputs = session
-            .run(inputs)
-            .map_err(|e| EmbedError::Inference(e.to_string()))?;
-        let (shape, data) = outputs[0]
-            .try_extract_tensor::<f32>()
-            .map_err(|e| EmbedError::Inference(e.to_string()))?;
-        if shape.first().copied() != Some(rows as i64) || data.len() != rows {
-            return Err(EmbedError::Inference(format!(
-                "the reader returned {} logits for {rows} pairs",
-                data.len()
-            )));
-        }
-        Ok(data.to_vec())
+        self.model.run(batch, |outputs, _| {
+            let (shape, data) = outputs[0]
+                .try_extract_tensor::<f32>()
+                .map_err(|e| EmbedError::Inference(e.to_string()))?;
+            if shape.first().copied() != Some(rows as i64) || data.len() != rows {
+                return Err(EmbedError::Inference(format!(
+                    "the reader returned {} logits for {rows} pairs",
+                    data.len()
+                )));
+            }
+            Ok(data.to_vec())
+        })
     }
 }
