@@ -16,8 +16,9 @@ use std::ops::Range;
 
 /// The short answer of `text` (a candidate sentence) for `question`: None when the
 /// question asks for no kind of value. With the span head's reading of the sentence
-/// (`span`, over the sentence with its whitespace collapsed), its best span; else the
-/// first value of the asked kind, None when the sentence holds none.
+/// (`span`, over the sentence with its whitespace collapsed), its best span unless
+/// the question itself holds it; else the first value of the asked kind, None when
+/// the sentence holds none.
 pub fn short_answer(
     text: &str,
     question: &Question,
@@ -31,7 +32,12 @@ pub fn short_answer(
         let (range, _) = logits.best()?;
         let value = one_line(&text_of(text, range)?);
         let value = value.trim_end_matches([',', ';', ':', ' ']);
-        (!value.is_empty()).then(|| value.to_string())
+        // The question's own words are not what it asks for.
+        let asked = question
+            .question
+            .to_lowercase()
+            .contains(&value.to_lowercase());
+        (!value.is_empty() && !asked).then(|| value.to_string())
     })
     .or_else(|| typed_value(text, question, known))
 }
@@ -250,5 +256,26 @@ mod tests {
             Some("Right after the audit")
         );
         assert_eq!(short_answer(text, &when, &known, None), None);
+    }
+
+    #[test]
+    fn a_span_the_question_already_holds_is_not_the_answer() {
+        let when = Question::read("When does Robin fly out?", &AddressBook::default(), 0);
+        let text = "Robin flies out on May 8.";
+        let mut logits = SpanLogits::default();
+        for (i, (a, z)) in [(0, 5), (6, 11), (12, 15), (16, 18), (19, 22), (23, 25)]
+            .into_iter()
+            .enumerate()
+        {
+            logits.tokens.push(a..z);
+            logits.start.push(if i == 0 { 5.0 } else { 0.0 });
+            logits.end.push(if i == 0 { 5.0 } else { 0.0 });
+        }
+        let known = HashSet::new();
+        assert_eq!(
+            short_answer(text, &when, &known, Some(&logits)).as_deref(),
+            Some("May 8"),
+            "the head's span is the question's own name: the value of the asked kind"
+        );
     }
 }
