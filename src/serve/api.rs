@@ -12,14 +12,14 @@ use crate::engine::handle::{
 use crate::engine::moves::MoveTarget;
 use crate::engine::EngineShare;
 use crate::engine::{
-    AskEvent, AskOptions, Engine, EngineError, EvalItem, LlmAnswerer, LlmConfig, RetrieveOptions,
-    SearchMode, SyncOptions,
+    AskEvent, AskOptions, Engine, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode,
 };
 use crate::mail::model::display_list;
-use crate::source::imap::{load_accounts, select_accounts};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+
+mod runs;
 
 /// Hits a search returns when the request names no limit.
 pub const DEFAULT_SEARCH_LIMIT: usize = 20;
@@ -335,59 +335,6 @@ impl Api {
         if embed {
             self.queue(EngineRequest::Embed)?;
         }
-        to_value(&report)
-    }
-
-    /// Asks a question set's items and scores the answers, each item's result an
-    /// event as it is scored.
-    fn eval(
-        &self,
-        items: &[EvalItem],
-        llm: bool,
-        on_event: &mut dyn FnMut(EventKind, String),
-    ) -> Result<Value, ApiError> {
-        let answerer = answerer(llm).map_err(|m| ApiError::new(ErrorKind::Refused, m))?;
-        let report = self
-            .with(|e| {
-                e.run_eval(items, answerer.as_ref(), &AskOptions::default(), &mut |r| {
-                    if let Ok(line) = serde_json::to_string(r) {
-                        on_event(EventKind::Progress, line);
-                    }
-                })
-            })
-            .map_err(engine_error)?;
-        to_value(&report)
-    }
-
-    /// Syncs the accounts of a config file, all or the one named, and answers the
-    /// report; every open client then lists the new threads.
-    fn sync(
-        &self,
-        config: &str,
-        account: Option<&str>,
-        batch: Option<usize>,
-        retries: Option<u32>,
-    ) -> Result<Value, ApiError> {
-        let path = PathBuf::from(config);
-        let accounts = load_accounts(&path)
-            .and_then(|a| select_accounts(a, account))
-            .map_err(|e| ApiError::new(ErrorKind::BadRequest, e.to_string()))?;
-        if accounts.is_empty() {
-            return Err(ApiError::new(
-                ErrorKind::BadRequest,
-                format!("{config} has no [[account]]"),
-            ));
-        }
-        let defaults = SyncOptions::default();
-        let opts = SyncOptions {
-            batch: batch.unwrap_or(defaults.batch).max(1),
-            retries: retries.unwrap_or(defaults.retries),
-            ..defaults
-        };
-        let report = self
-            .write(|e| e.sync(&accounts, &opts))
-            .map_err(engine_error)?;
-        self.handle.send(EngineRequest::Threads);
         to_value(&report)
     }
 
