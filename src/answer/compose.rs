@@ -76,7 +76,10 @@ pub fn compose(
                 .filter(|s| key_of(s) != key_of(best))
                 .filter(|s| date_of(s).zip(date_of(best)).is_some_and(|(a, b)| a > b))
                 .filter(|s| value(s).is_some_and(|v| !same_value(&v, &v0)))
-                .max_by_key(|s| date_of(s));
+                // The latest message; of its passages, the best scored (the first).
+                .enumerate()
+                .max_by_key(|(i, s)| (date_of(s), std::cmp::Reverse(*i)))
+                .map(|(_, s)| s);
             if let Some(l) = later {
                 primary = l;
                 superseded.push(n_of(best));
@@ -285,5 +288,26 @@ mod tests {
             .text
             .contains("Earlier, now superseded: \"The design review is on June 3.\" [1]"));
         assert_eq!(sel.superseded, vec![1]);
+    }
+
+    #[test]
+    fn of_a_later_messages_passages_the_best_scored_supersedes() {
+        let q = Question::read("When is the design review?", &AddressBook::default(), 0);
+        let mut early = item("The design review is on June 3.", "Quill");
+        early.date = Some(1_000_000);
+        let mut late = item(
+            "The design review moved to June 17. The slides are due June 10.",
+            "Quill",
+        );
+        late.date = Some(2_000_000);
+        late.key = "later".into();
+        let pack = EvidencePack::build(vec![early, late], 1000);
+        let s = vec![
+            scored(0, "The design review is on June 3.", 0.9),
+            scored(1, "The design review moved to June 17.", 0.8),
+            scored(1, "The slides are due June 10.", 0.6),
+        ];
+        let sel = compose(&s, &q, &pack, 0.5, &HashSet::new(), None).expect("answers");
+        assert!(sel.text.starts_with("June 17 — "), "{}", sel.text);
     }
 }
