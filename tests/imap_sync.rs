@@ -878,3 +878,99 @@ fn a_sync_runs_in_the_server_that_holds_the_data_directory() {
         "{status}"
     );
 }
+
+/// Whether the data directory's server says it watches IMAP accounts.
+fn server_watching(data: &Path) -> bool {
+    let out = quoth_cli(data, &["--json", "status"]);
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json status");
+    status["server"]["watching"]
+        .as_bool()
+        .expect("the status names the server")
+}
+
+#[test]
+fn a_watch_runs_in_the_server_that_holds_the_data_directory_and_ends_with_its_client() {
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    let rt = runtime();
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let work = tempfile::tempdir().expect("work dir");
+    let data = work.path().join("data");
+    std::fs::create_dir_all(&data).expect("data dir");
+    // A server in the foreground holds the data directory, as an open UI does.
+    let mut held = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .arg("--data-dir")
+            .arg(&data)
+            .arg("serve")
+            .env_remove("QUOTH_INLINE")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("quoth serve starts"),
+    );
+    let mut log = std::io::BufReader::new(held.0.stderr.take().expect("stderr"));
+    let mut listening = String::new();
+    std::io::BufRead::read_line(&mut log, &mut listening).expect("reads");
+    assert!(listening.contains("listening"), "{listening}");
+    assert!(!server_watching(&data));
+
+    let mut command = quoth(&data, &config, &["--watch"]);
+    let (mut watch, rx) = {
+        let mut child = command
+            .env_remove("QUOTH_INLINE")
+            .arg("--json")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("watch starts");
+        let (tx, rx) = mpsc::channel();
+        let stdout = child.stdout.take().expect("stdout");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(&line) {
+                    if tx.send(v).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        (KillOnDrop(child), rx)
+    };
+    next_event(&rx, "idling");
+    assert!(server_watching(&data), "the server runs the watch");
+    rt.block_on(async {
+        let mut s = server.session().await;
+        s.append("INBOX", None, &fresh_message(1, "watched"))
+            .await
+            .expect("append");
+        s.logout().await;
+    });
+    assert_eq!(next_event(&rx, "new_mail")["count"], 1);
+    // Another client of the same server finds the new mail while the watch runs.
+    let found = quoth_cli(
+        &data,
+        &[
+            "search",
+            "zebra watched",
+            "--mode",
+            "lexical",
+            "--output",
+            "messages",
+        ],
+    );
+    assert_eq!(String::from_utf8_lossy(&found.stdout).lines().count(), 1);
+
+    // The watch's client goes: the server stops watching, and still serves.
+    let _ = watch.0.kill();
+    let _ = watch.0.wait();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server_watching(&data) {
+        assert!(
+            Instant::now() < deadline,
+            "the server still watches 10 s after its client went"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -95,7 +95,9 @@ pub fn wait_for_background_work(client: &mut Client, json: bool) -> Result<Statu
     let live = std::io::stderr().is_terminal() && !json;
     let mut shown = false;
     loop {
-        let status: StatusReport = serde_json::from_value(client.call(Op::Status, &mut |_| {})?)?;
+        let value = client.call(Op::Status, &mut |_| {})?;
+        print_notes(&value);
+        let status: StatusReport = serde_json::from_value(value)?;
         if !status.background_work {
             if shown {
                 eprintln!();
@@ -137,12 +139,21 @@ pub fn embed(client: &mut Client, json: bool) -> Result<i32> {
     Ok(0)
 }
 
+/// The server's notes in a status (see [`quoth::serve::api`]), on stderr.
+fn print_notes(status: &serde_json::Value) {
+    let notes = status.get("notes").and_then(|n| n.as_array());
+    for note in notes.into_iter().flatten().filter_map(|n| n.as_str()) {
+        eprintln!("note: {}", safe_line(note));
+    }
+}
+
 /// `quoth status` through a running server: the work of its store, and the server.
 pub fn status_of_server(value: serde_json::Value, json: bool) -> Result<i32> {
     if json {
         print_json(&value)?;
         return Ok(0);
     }
+    print_notes(&value);
     let server: Option<ServerState> = value
         .get("server")
         .and_then(|s| serde_json::from_value(s.clone()).ok());
@@ -158,8 +169,13 @@ pub fn status_of_server(value: serde_json::Value, json: bool) -> Result<i32> {
         } else {
             "no background work"
         };
+        let watch = if s.watching {
+            ", watching IMAP accounts"
+        } else {
+            ""
+        };
         outln!(
-            "server: process {}, {kind}, up {}, {} {} connected ({} UI{} attached), {work}",
+            "server: process {}, {kind}, up {}, {} {} connected ({} UI{} attached), {work}{watch}",
             s.pid,
             uptime(s.uptime_secs),
             s.clients,

@@ -3,7 +3,8 @@
 
 use super::output::{print_json, safe_line};
 use anyhow::{Context, Result};
-use quoth::engine::{Engine, SyncEvent, SyncOptions, SyncReport, WatchOptions};
+use quoth::engine::{SyncEvent, SyncReport};
+use quoth::serve::client::Client;
 use quoth::serve::protocol::Op;
 use quoth::source::imap::{load_accounts, select_accounts};
 use std::path::{Path, PathBuf};
@@ -33,27 +34,30 @@ pub fn run(data_dir: &Path, args: SyncArgs, json: bool) -> Result<i32> {
     if accounts.is_empty() {
         anyhow::bail!("{} has no [[account]]", path.display());
     }
-    if args.watch {
-        let opts = SyncOptions {
-            batch: args.batch.max(1),
-            retries: args.retries,
-            ..SyncOptions::default()
-        };
-        return watch(&mut super::open(data_dir)?, &accounts, opts, json);
-    }
-    // One sync, by the data directory's server (this command's own when none runs),
-    // so it works beside an open UI, which then lists the new mail.
-    let path =
+    // By the data directory's server (this command's own when none runs), so it
+    // works beside an open UI, which then lists the new mail.
+    let config =
         std::path::absolute(&path).with_context(|| format!("resolving {}", path.display()))?;
-    let value = super::connect(data_dir)?.call(
-        Op::Sync {
-            config: path.to_string_lossy().into_owned(),
-            account: args.account.clone(),
-            batch: Some(args.batch.max(1)),
-            retries: Some(args.retries),
-        },
-        &mut |_| {},
-    )?;
+    let config = config.to_string_lossy().into_owned();
+    let batch = Some(args.batch.max(1));
+    let retries = Some(args.retries);
+    let mut client = super::connect(data_dir)?;
+    if args.watch {
+        let op = Op::Watch {
+            config,
+            account: args.account,
+            batch,
+            retries,
+        };
+        return watch(&mut client, op, json);
+    }
+    let op = Op::Sync {
+        config,
+        account: args.account,
+        batch,
+        retries,
+    };
+    let value = client.call(op, &mut |_| {})?;
     let report: SyncReport = serde_json::from_value(value)?;
     if json {
         print_json(&report)?;
@@ -63,51 +67,45 @@ pub fn run(data_dir: &Path, args: SyncArgs, json: bool) -> Result<i32> {
     Ok(0)
 }
 
-fn watch(
-    engine: &mut Engine,
-    accounts: &[quoth::source::imap::AccountConfig],
-    sync: SyncOptions,
-    json: bool,
-) -> Result<i32> {
-    let opts = WatchOptions {
-        sync,
-        ..WatchOptions::default()
-    };
-    // Runs until the process is stopped; the sender is kept so the loop never ends
-    // on its own.
-    let (_commands, commands) = tokio::sync::mpsc::unbounded_channel();
-    engine.watch(accounts, &opts, commands, &mut |event| {
-        if json {
-            if let Ok(line) = serde_json::to_string(event) {
-                outln!("{line}");
-            }
+/// Prints the watch's reports until the command is stopped, or the server is.
+fn watch(client: &mut Client, op: Op, json: bool) -> Result<i32> {
+    client.call(op, &mut |event| {
+        let Ok(report) = serde_json::from_str::<SyncEvent>(&event.text) else {
             return;
-        }
-        match event {
-            SyncEvent::NewMail {
-                account,
-                folder,
-                count,
-            } => outln!("new mail: {account}/{}: {count}", safe_line(folder)),
-            SyncEvent::Idling { account, folder } => {
-                outln!("watching {account}/{}", safe_line(folder))
-            }
-            SyncEvent::Synced {
-                account,
-                added,
-                seconds,
-            } => outln!("synced {account}: {added} added in {seconds:.2} s"),
-            SyncEvent::Error {
-                account,
-                message,
-                retry_in_seconds,
-            } => match retry_in_seconds {
-                Some(s) => eprintln!("{account}: {} (retrying in {s:.0} s)", safe_line(message)),
-                None => eprintln!("{account}: {}", safe_line(message)),
-            },
+        };
+        if json {
+            outln!("{}", event.text);
+        } else {
+            print_event(&report);
         }
     })?;
-    Ok(0)
+    anyhow::bail!("the Quoth server ended the watch")
+}
+
+fn print_event(event: &SyncEvent) {
+    match event {
+        SyncEvent::NewMail {
+            account,
+            folder,
+            count,
+        } => outln!("new mail: {account}/{}: {count}", safe_line(folder)),
+        SyncEvent::Idling { account, folder } => {
+            outln!("watching {account}/{}", safe_line(folder))
+        }
+        SyncEvent::Synced {
+            account,
+            added,
+            seconds,
+        } => outln!("synced {account}: {added} added in {seconds:.2} s"),
+        SyncEvent::Error {
+            account,
+            message,
+            retry_in_seconds,
+        } => match retry_in_seconds {
+            Some(s) => eprintln!("{account}: {} (retrying in {s:.0} s)", safe_line(message)),
+            None => eprintln!("{account}: {}", safe_line(message)),
+        },
+    }
 }
 
 fn print_report(report: &SyncReport) {

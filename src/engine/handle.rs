@@ -43,6 +43,7 @@ mod work;
 
 use front_ends::FrontEnds;
 pub use front_ends::{FrontEndId, NO_REQUEST};
+pub use imap::WatchLease;
 use requester::send_request;
 pub use requester::{AttachedFrontEnd, Requester};
 
@@ -379,9 +380,14 @@ struct Shared {
     /// New mail was stored while background work ran: it embeds that too before it
     /// ends.
     embed_again: AtomicBool,
+    /// The front ends have been told that the embedding model is not installed.
+    model_missing_told: AtomicBool,
     /// The IMAP watch loop, when accounts are configured; dropped (ending the loop)
     /// when the front end drops its handle.
     imap: Mutex<Option<mpsc::UnboundedSender<WatchCommand>>>,
+    /// Who hears the watch loop's reports as they are ([`imap::WatchLease`]), and
+    /// how many leases keep a loop that leases started.
+    watchers: Mutex<imap::Watchers>,
     compose: super::compose::ComposeSettings,
     /// The IMAP accounts, for reading a message from its server.
     accounts: Vec<AccountConfig>,
@@ -454,7 +460,9 @@ impl EngineHandle {
             work_asked: AtomicUsize::new(0),
             queued_work: Mutex::new(None),
             embed_again: AtomicBool::new(false),
+            model_missing_told: AtomicBool::new(false),
             imap: Mutex::new(None),
+            watchers: Mutex::new(imap::Watchers::default()),
             compose: super::compose::ComposeSettings::new(options.compose, &options.accounts),
             accounts: options.accounts.clone(),
         });

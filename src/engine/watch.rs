@@ -11,9 +11,8 @@
 
 use super::access::EngineAccess;
 use super::sync::{sync_account, AccountReport, SyncOptions};
-use super::{Engine, Result};
 use crate::source::imap::{connect, AccountConfig, IdleOutcome, ImapError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
@@ -40,7 +39,7 @@ impl Default for WatchOptions {
 }
 
 /// What the watch loop reports.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum SyncEvent {
     /// New messages were synced from a folder (and are searchable).
@@ -89,21 +88,6 @@ pub struct AccountOutcome {
 enum Wake {
     Changed { account: String, folder: String },
     Event(SyncEvent),
-}
-
-impl Engine {
-    /// Runs the watch loop (blocking) until the sender of `commands` is dropped.
-    pub fn watch(
-        &mut self,
-        accounts: &[AccountConfig],
-        opts: &WatchOptions,
-        commands: mpsc::UnboundedReceiver<WatchCommand>,
-        on_event: &mut (dyn FnMut(&SyncEvent) + Send),
-    ) -> Result<()> {
-        let rt = super::sync::runtime()?;
-        rt.block_on(watch_accounts(self, accounts, opts, commands, on_event));
-        Ok(())
-    }
 }
 
 /// The watch loop, on the caller's runtime, until the sender of `commands` is

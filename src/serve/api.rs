@@ -195,6 +195,10 @@ impl Api {
                 ErrorKind::Refused,
                 "only a socket connection can attach as a front end",
             )),
+            Op::Watch { .. } => Err(ApiError::new(
+                ErrorKind::Refused,
+                "a watch streams over the socket only (quoth sync --watch)",
+            )),
         }
     }
 
@@ -411,9 +415,13 @@ impl Api {
                 attached: self.attached(),
                 background: life.background,
                 working: report.background_work,
+                watching: self.handle.watching(),
                 store: life.store_id().to_string(),
             };
             object.insert("server".into(), to_value(&server)?);
+            // What the server's background work found since a client was last told
+            // (a failed embedding, a model not installed): the asker hears it.
+            object.insert("notes".into(), to_value(&life.take_notes())?);
         }
         Ok(value)
     }

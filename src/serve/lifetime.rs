@@ -44,6 +44,9 @@ pub struct ServerState {
     pub background: bool,
     /// Background work in hand (an ingest, a sync, embedding).
     pub working: bool,
+    /// Watching IMAP accounts (IDLE) for a UI or `quoth sync --watch`.
+    #[serde(default)]
+    pub watching: bool,
     /// The identity of the store it serves.
     pub store: String,
 }

@@ -189,6 +189,21 @@ pub enum Op {
         #[serde(default)]
         retries: Option<u32>,
     },
+    /// `quoth sync --watch`: watch the IMAP accounts of the config file at `config`
+    /// (IDLE), all or the one named, and sync as mail arrives. Over the socket only:
+    /// each report of the watch loop comes as a `progress` event whose text is the
+    /// JSON of `quoth sync --watch --json`, until the client closes the connection,
+    /// which ends a watch this request started. A server that watches already (a UI
+    /// with accounts of its own) streams the reports of its watch.
+    Watch {
+        config: String,
+        #[serde(default)]
+        account: Option<String>,
+        #[serde(default)]
+        batch: Option<usize>,
+        #[serde(default)]
+        retries: Option<u32>,
+    },
     /// `quoth address --json`: addresses whose name or address starts with
     /// `prefix`, those on the most mail first.
     Addresses {

@@ -3,9 +3,11 @@
 //! holds up a search on another; replies go out through one writer per connection.
 
 use super::api::Api;
-use super::protocol::{ApiError, ErrorKind, Event, Greeting, Op, Reply, ReplyBody, Request};
+use super::protocol::{
+    ApiError, ErrorKind, Event, EventKind, Greeting, Op, Reply, ReplyBody, Request,
+};
 use super::Lifetime;
-use crate::engine::handle::{EngineEvent, EngineRequest};
+use crate::engine::handle::{EngineEvent, EngineRequest, WatchLease};
 use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::unix::OwnedReadHalf;
@@ -98,6 +100,31 @@ async fn connection(stream: UnixStream, api: Arc<Api>, life: Arc<Lifetime>) {
             attached(reader, &tx, &api, &life).await;
             break;
         }
+        if let Op::Watch {
+            config,
+            account,
+            batch,
+            retries,
+        } = &request.op
+        {
+            let runtime = tokio::runtime::Handle::current();
+            match api.watch(&runtime, config, account.as_deref(), *batch, *retries) {
+                Ok(lease) => {
+                    watching(request.id, reader, &tx, lease, &life).await;
+                    break;
+                }
+                Err(e) => {
+                    send(
+                        &tx,
+                        &Reply {
+                            id: request.id,
+                            body: ReplyBody::Error(e),
+                        },
+                    );
+                    continue;
+                }
+            }
+        }
         if request.op == Op::Shutdown && life.background {
             send(
                 &tx,
@@ -180,6 +207,43 @@ async fn attached(
     }
     drop(front_end);
     forward.abort();
+}
+
+/// Streams a watch's reports to its client, each a progress event of request
+/// `id`, until the client closes the connection or the watch ends; the lease goes
+/// with the connection.
+async fn watching(
+    id: u64,
+    mut reader: BufReader<OwnedReadHalf>,
+    tx: &mpsc::UnboundedSender<String>,
+    mut lease: WatchLease,
+    life: &Lifetime,
+) {
+    let mut line = String::new();
+    loop {
+        tokio::select! {
+            report = lease.reports.recv() => {
+                let Some(report) = report else { return };
+                let Ok(text) = serde_json::to_string(&report) else { continue };
+                let event = Reply {
+                    id,
+                    body: ReplyBody::Event(Event { kind: EventKind::Progress, text }),
+                };
+                let Ok(line) = serde_json::to_string(&event) else { continue };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+            read = next_line(&mut reader, &mut line) => {
+                // The client says nothing more on a watch: any line only keeps it
+                // alive, and its end ends the watch.
+                if !matches!(read, Line::Read) {
+                    return;
+                }
+                life.touch();
+            }
+        }
+    }
 }
 
 /// What reading one line of a connection gave.

@@ -11,7 +11,7 @@ use super::{EngineEvent, Shared};
 use crate::engine::{watch_accounts, Engine, EngineAccess, SyncEvent, WatchOptions};
 use crate::source::imap::AccountConfig;
 use crate::store::Store;
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard};
 use tokio::runtime::RuntimeFlavor;
 use tokio::sync::mpsc;
 
@@ -64,6 +64,9 @@ pub(super) fn start(
     let shared = shared.clone();
     runtime.spawn(async move {
         while let Some(report) = report_rx.recv().await {
+            watchers(&shared)
+                .listeners
+                .retain(|l| l.send(report.clone()).is_ok());
             let new_mail = matches!(report, SyncEvent::NewMail { .. });
             if !shared.front_ends.emit_async(engine_event(report)).await {
                 return;
@@ -74,6 +77,74 @@ pub(super) fn start(
             }
         }
     });
+}
+
+/// Who hears the watch loop's reports, and the leases on a loop leases started.
+#[derive(Default)]
+pub(super) struct Watchers {
+    listeners: Vec<mpsc::UnboundedSender<SyncEvent>>,
+    /// Leases held on a loop that a lease started: it ends with the last of them.
+    leases: usize,
+}
+
+fn watchers(shared: &Shared) -> MutexGuard<'_, Watchers> {
+    shared.watchers.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A client's hold on the watch loop: its reports as they come, until dropped.
+/// A loop a lease started ends with its last lease; a loop the front end of the
+/// handle started (its own accounts) runs on.
+pub struct WatchLease {
+    /// The loop's reports from the moment the lease was taken.
+    pub reports: mpsc::UnboundedReceiver<SyncEvent>,
+    /// Whether this lease started the loop (false: it was watching already).
+    pub started: bool,
+    shared: Arc<Shared>,
+    holds_loop: bool,
+}
+
+impl Drop for WatchLease {
+    fn drop(&mut self) {
+        if !self.holds_loop {
+            return;
+        }
+        let mut w = watchers(&self.shared);
+        w.leases = w.leases.saturating_sub(1);
+        if w.leases == 0 {
+            drop(w);
+            self.shared.imap_commands_close();
+        }
+    }
+}
+
+/// Watches `accounts` for a client until its lease is dropped; joins the loop that
+/// runs already (whose accounts are then the ones it watches).
+pub(super) fn lease(
+    shared: &Arc<Shared>,
+    runtime: &tokio::runtime::Handle,
+    accounts: Vec<AccountConfig>,
+    opts: WatchOptions,
+) -> WatchLease {
+    let (tx, reports) = mpsc::unbounded_channel();
+    // Under the lock: two leases taken at once start one loop.
+    let mut w = watchers(shared);
+    let running = shared.imap_commands().is_some();
+    w.listeners.push(tx);
+    // A loop that runs with no lease on it is the front end's own.
+    let holds_loop = !running || w.leases > 0;
+    if holds_loop {
+        w.leases += 1;
+    }
+    if !running {
+        start(shared, runtime, accounts, opts);
+    }
+    drop(w);
+    WatchLease {
+        reports,
+        started: !running,
+        shared: shared.clone(),
+        holds_loop,
+    }
 }
 
 fn engine_event(report: SyncEvent) -> EngineEvent {

@@ -34,6 +34,22 @@ impl Requester {
         (front_end, events)
     }
 
+    /// Watches IMAP `accounts` (IDLE) for a client until the lease is dropped, on
+    /// `runtime` (a multi-thread one); joins the watch that runs already.
+    pub fn watch(
+        &self,
+        runtime: &tokio::runtime::Handle,
+        accounts: Vec<crate::source::imap::AccountConfig>,
+        opts: crate::engine::WatchOptions,
+    ) -> super::WatchLease {
+        super::imap::lease(&self.shared, runtime, accounts, opts)
+    }
+
+    /// Whether the IMAP watch loop runs.
+    pub fn watching(&self) -> bool {
+        self.shared.imap_commands().is_some()
+    }
+
     /// How many progress reports background work has made: a count that stands
     /// still while work runs is work that does not move.
     pub fn progress_made(&self) -> u64 {

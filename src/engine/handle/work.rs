@@ -266,7 +266,14 @@ fn read_attachments(shared: &Shared) -> crate::engine::Result<Option<String>> {
 fn embed(shared: &Shared) -> crate::engine::Result<Option<String>> {
     let model = match shared.read(|e| e.embedder()) {
         Ok(m) => m,
-        Err(e) => return Ok(Some(format!("no semantic search: {e}"))),
+        Err(e) => {
+            let why = format!("no semantic search: {e}");
+            // Once to every front end (a server keeps it for its next client).
+            if !shared.model_missing_told.swap(true, Ordering::SeqCst) {
+                shared.error(None, why.clone());
+            }
+            return Ok(Some(why));
+        }
     };
     let mut report = crate::engine::EmbedReport::default();
     let mut last = Instant::now() - PROGRESS_EVERY;
