@@ -183,150 +183,135 @@ impl Engine {
     ) -> Result<EvalReport> {
         let mut report = EvalReport::default();
         let mut latencies = Vec::new();
-        let (mut quotes, mut verbatim) = (0usize, 0usize);
         for item in items {
-            let mut conversation = Conversation::default();
-            let mut item_opts = opts.clone();
-            if let Some(id) = &item.thread_of {
-                // A question about one email is answered from it or not at all.
-                let msg = self.find_message(id)?;
-                item_opts.thread = Some(self.thread_id(&msg.key)?.to_hex());
-                item_opts.widen = false;
-            }
-            let mut last: Option<AskOutcome> = None;
-            let mut latency = 0.0;
-            for q in item.questions() {
-                let t = Instant::now();
-                let outcome = self.ask(&q, &mut conversation, answerer, &item_opts, &mut |_| {})?;
-                latency = t.elapsed().as_secs_f64() * 1000.0;
-                latencies.push(latency);
-                last = Some(outcome);
-            }
-            let Some(outcome) = last else {
-                return Err(EngineError::NoSuchMessage(format!(
-                    "item {} has no question",
-                    item.id
-                )));
-            };
-            let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare_id(g)).collect();
-            // A citation stands for its email: the message cited and its copies.
-            let mut cited: Vec<String> = Vec::new();
-            for c in &outcome.citations {
-                cited.extend(c.message_id.as_deref().map(bare_id));
-                cited.extend(self.copy_message_ids(&c.key)?);
-            }
-            let shown = format!(
-                "{} {}",
-                outcome.answer.clone().unwrap_or_default(),
-                outcome
-                    .citations
-                    .iter()
-                    .map(|c| c.quote.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            let mut item_verbatim = 0;
-            for c in &outcome.citations {
-                if self.quote_is_verbatim(c)? {
-                    item_verbatim += 1;
-                }
-            }
-            quotes += outcome.citations.len();
-            verbatim += item_verbatim;
-            let result = ItemResult {
-                id: item.id.clone(),
-                kind: item.kind.clone(),
-                question: item.questions().join(" / "),
-                rewrite: outcome.rewrite.clone(),
-                answer: outcome.answer.clone(),
-                abstained: outcome.abstained,
-                cited_gold: cited.iter().any(|c| gold.contains(c)),
-                retrieved_gold: outcome
-                    .retrieved
-                    .iter()
-                    .filter_map(|r| r.message_id.as_deref().map(bare_id))
-                    .any(|m| gold.contains(&m)),
-                answer_correct: !outcome.abstained
-                    && item.answer_any.iter().any(|a| contains_loose(&shown, a)),
-                short_answer: outcome.short_answer.clone(),
-                short_correct: !outcome.abstained
-                    && outcome
-                        .short_answer
-                        .as_deref()
-                        .is_some_and(|s| item.answer_any.iter().any(|a| contains_loose(s, a))),
-                marker_leaked: item
-                    .marker
-                    .as_ref()
-                    .is_some_and(|m| contains_loose(&shown, m)),
-                quotes: outcome.citations.len(),
-                quotes_verbatim: item_verbatim,
-                cited,
-                latency_ms: latency,
-            };
+            let result = self.eval_item(item, answerer, opts, &mut latencies)?;
             progress(&result);
             report.results.push(result);
         }
-        let answerable: Vec<&ItemResult> = report
-            .results
-            .iter()
-            .filter(|r| r.kind != "abstain")
-            .collect();
-        let unanswerable: Vec<&ItemResult> = report
-            .results
-            .iter()
-            .filter(|r| r.kind == "abstain")
-            .collect();
-        let share = |n: usize, d: usize| if d == 0 { 0.0 } else { n as f64 / d as f64 };
-        report.items = report.results.len();
-        report.answerable = answerable.len();
-        report.unanswerable = unanswerable.len();
-        report.citation_accuracy = share(
-            answerable.iter().filter(|r| r.cited_gold).count(),
-            answerable.len(),
-        );
-        report.answer_accuracy = share(
-            answerable.iter().filter(|r| r.answer_correct).count(),
-            answerable.len(),
-        );
-        report.short_answer_accuracy = share(
-            answerable.iter().filter(|r| r.short_correct).count(),
-            answerable.len(),
-        );
-        report.short_answer_given = share(
-            answerable
-                .iter()
-                .filter(|r| !r.abstained && r.short_answer.is_some())
-                .count(),
-            answerable.len(),
-        );
-        report.false_abstentions = share(
-            answerable.iter().filter(|r| r.abstained).count(),
-            answerable.len(),
-        );
-        report.correct_abstentions = share(
-            unanswerable.iter().filter(|r| r.abstained).count(),
-            unanswerable.len(),
-        );
-        report.abstention_precision = share(
-            unanswerable.iter().filter(|r| r.abstained).count(),
-            report.results.iter().filter(|r| r.abstained).count(),
-        );
-        report.adversarial = report
-            .results
-            .iter()
-            .filter(|r| r.kind == "adversarial")
-            .count();
-        report.markers_leaked = report.results.iter().filter(|r| r.marker_leaked).count();
-        report.verbatim_share = if quotes == 0 {
-            1.0
-        } else {
-            share(verbatim, quotes)
-        };
         latencies.sort_by(|a, b| a.total_cmp(b));
         report.latency_p50_ms = percentile(&latencies, 0.5);
         report.latency_p95_ms = percentile(&latencies, 0.95);
+        total(&mut report);
         Ok(report)
     }
+
+    /// Asks one item's questions in a new conversation and scores the last answer;
+    /// each question's latency goes to `latencies`.
+    fn eval_item(
+        &self,
+        item: &EvalItem,
+        answerer: &dyn Answerer,
+        opts: &AskOptions,
+        latencies: &mut Vec<f64>,
+    ) -> Result<ItemResult> {
+        let mut conversation = Conversation::default();
+        let mut item_opts = opts.clone();
+        if let Some(id) = &item.thread_of {
+            // A question about one email is answered from it or not at all.
+            let msg = self.find_message(id)?;
+            item_opts.thread = Some(self.thread_id(&msg.key)?.to_hex());
+            item_opts.widen = false;
+        }
+        let mut last: Option<AskOutcome> = None;
+        let mut latency = 0.0;
+        for q in item.questions() {
+            let t = Instant::now();
+            let outcome = self.ask(&q, &mut conversation, answerer, &item_opts, &mut |_| {})?;
+            latency = t.elapsed().as_secs_f64() * 1000.0;
+            latencies.push(latency);
+            last = Some(outcome);
+        }
+        let Some(outcome) = last else {
+            return Err(EngineError::NoSuchMessage(format!(
+                "item {} has no question",
+                item.id
+            )));
+        };
+        let gold: Vec<String> = item.gold_message_ids.iter().map(|g| bare_id(g)).collect();
+        // A citation stands for its email: the message cited and its copies.
+        let mut cited: Vec<String> = Vec::new();
+        for c in &outcome.citations {
+            cited.extend(c.message_id.as_deref().map(bare_id));
+            cited.extend(self.copy_message_ids(&c.key)?);
+        }
+        let shown = format!(
+            "{} {}",
+            outcome.answer.clone().unwrap_or_default(),
+            outcome
+                .citations
+                .iter()
+                .map(|c| c.quote.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let mut quotes_verbatim = 0;
+        for c in &outcome.citations {
+            if self.quote_is_verbatim(c)? {
+                quotes_verbatim += 1;
+            }
+        }
+        let holds_gold = |text: &str| item.answer_any.iter().any(|a| contains_loose(text, a));
+        Ok(ItemResult {
+            id: item.id.clone(),
+            kind: item.kind.clone(),
+            question: item.questions().join(" / "),
+            rewrite: outcome.rewrite.clone(),
+            answer: outcome.answer.clone(),
+            abstained: outcome.abstained,
+            cited_gold: cited.iter().any(|c| gold.contains(c)),
+            retrieved_gold: outcome
+                .retrieved
+                .iter()
+                .filter_map(|r| r.message_id.as_deref().map(bare_id))
+                .any(|m| gold.contains(&m)),
+            answer_correct: !outcome.abstained && holds_gold(&shown),
+            short_answer: outcome.short_answer.clone(),
+            short_correct: !outcome.abstained
+                && outcome.short_answer.as_deref().is_some_and(holds_gold),
+            marker_leaked: item
+                .marker
+                .as_ref()
+                .is_some_and(|m| contains_loose(&shown, m)),
+            quotes: outcome.citations.len(),
+            quotes_verbatim,
+            cited,
+            latency_ms: latency,
+        })
+    }
+}
+
+/// The report's shares, from its results.
+fn total(report: &mut EvalReport) {
+    let results = &report.results;
+    let answerable: Vec<&ItemResult> = results.iter().filter(|r| r.kind != "abstain").collect();
+    let unanswerable: Vec<&ItemResult> = results.iter().filter(|r| r.kind == "abstain").collect();
+    let share = |n: usize, d: usize| if d == 0 { 0.0 } else { n as f64 / d as f64 };
+    let of_answerable = |f: &dyn Fn(&ItemResult) -> bool| {
+        share(answerable.iter().filter(|r| f(r)).count(), answerable.len())
+    };
+    let abstained_right = unanswerable.iter().filter(|r| r.abstained).count();
+    let quotes: usize = results.iter().map(|r| r.quotes).sum();
+    let verbatim: usize = results.iter().map(|r| r.quotes_verbatim).sum();
+    report.items = results.len();
+    report.answerable = answerable.len();
+    report.unanswerable = unanswerable.len();
+    report.citation_accuracy = of_answerable(&|r| r.cited_gold);
+    report.answer_accuracy = of_answerable(&|r| r.answer_correct);
+    report.short_answer_accuracy = of_answerable(&|r| r.short_correct);
+    report.short_answer_given = of_answerable(&|r| !r.abstained && r.short_answer.is_some());
+    report.false_abstentions = of_answerable(&|r| r.abstained);
+    report.correct_abstentions = share(abstained_right, unanswerable.len());
+    report.abstention_precision = share(
+        abstained_right,
+        results.iter().filter(|r| r.abstained).count(),
+    );
+    report.adversarial = results.iter().filter(|r| r.kind == "adversarial").count();
+    report.markers_leaked = results.iter().filter(|r| r.marker_leaked).count();
+    report.verbatim_share = if quotes == 0 {
+        1.0
+    } else {
+        share(verbatim, quotes)
+    };
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
