@@ -35,29 +35,3 @@ impl EngineAccess for Engine {
         f(self)
     }
 }
-
-/// An engine shared with other work (the engine handle's, or a server's own): the
-/// socket server reads it side by side with searches and questions, and writes it
-/// for an ingest it was asked for.
-pub trait EngineShare: Send + Sync {
-    /// Runs `f` with the engine for reading; background work steps aside.
-    fn read_with(&self, f: &mut dyn FnMut(&Engine));
-    /// Runs `f` with the engine for writing.
-    fn write_with(&self, f: &mut dyn FnMut(&mut Engine));
-    /// Whether background work (an ingest, a sync, embedding) is running.
-    fn background_busy(&self) -> bool {
-        false
-    }
-}
-
-impl EngineShare for std::sync::RwLock<Engine> {
-    fn read_with(&self, f: &mut dyn FnMut(&Engine)) {
-        // A panic in another request leaves the engine as it was between calls:
-        // sled and tantivy keep their own consistency.
-        f(&self.read().unwrap_or_else(|p| p.into_inner()))
-    }
-
-    fn write_with(&self, f: &mut dyn FnMut(&mut Engine)) {
-        f(&mut self.write().unwrap_or_else(|p| p.into_inner()))
-    }
-}

@@ -32,6 +32,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use work::{background_asked, save_attachment, send_threads, thread_messages, Work};
 
+mod calls;
 mod drafts;
 mod front_ends;
 mod imap;
@@ -41,6 +42,9 @@ mod requester;
 mod waiting;
 mod work;
 
+pub use calls::{
+    ChunkView, MessageView, QuarantineEntry, Question, ReindexReport, SegmentView, ThreadRow,
+};
 use front_ends::FrontEnds;
 pub use front_ends::{FrontEndId, NO_REQUEST};
 pub use imap::WatchLease;
@@ -491,12 +495,6 @@ impl EngineHandle {
         )
     }
 
-    /// The engine as other front ends share it (the socket server of a running UI):
-    /// their reads make embedding step aside as the UI's own do.
-    pub fn share(&self) -> Arc<dyn super::EngineShare> {
-        self.shared.clone()
-    }
-
     /// A sender of requests, for another front end to start background work that
     /// this handle's front end then sees (progress, new threads).
     pub fn requester(&self) -> Requester {
@@ -768,19 +766,5 @@ impl Shared {
 
     fn imap_commands_close(&self) {
         self.imap.lock().unwrap_or_else(|p| p.into_inner()).take();
-    }
-}
-
-impl super::EngineShare for Shared {
-    fn read_with(&self, f: &mut dyn FnMut(&Engine)) {
-        self.read(|e| f(e))
-    }
-
-    fn write_with(&self, f: &mut dyn FnMut(&mut Engine)) {
-        f(&mut self.write())
-    }
-
-    fn background_busy(&self) -> bool {
-        work::busy(self)
     }
 }

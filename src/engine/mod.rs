@@ -42,7 +42,7 @@ pub mod tagging;
 mod threading;
 mod watch;
 
-pub use access::{EngineAccess, EngineShare};
+pub use access::EngineAccess;
 pub use address_book::{AddressEntry, MailboxContext};
 pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};

@@ -3,18 +3,13 @@
 //! so a question asked over either gets the same answer.
 
 use super::protocol::{ApiError, ErrorKind, EventKind, Op};
-use crate::answer::conversation::Conversation;
 use crate::answer::extract::ExtractiveAnswerer;
 use crate::answer::Answerer;
 use crate::engine::handle::{
-    AttachedFrontEnd, EngineEvent, EngineHandle, EngineRequest, Requester,
+    AttachedFrontEnd, EngineEvent, EngineHandle, EngineRequest, Question, Requester,
 };
 use crate::engine::moves::MoveTarget;
-use crate::engine::EngineShare;
-use crate::engine::{
-    AskEvent, AskOptions, Engine, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode,
-};
-use crate::mail::model::display_list;
+use crate::engine::{AskEvent, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -32,9 +27,9 @@ const DEFAULT_THREAD_LIMIT: usize = 200;
 /// Least time between two progress events of a waited-for ingest.
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
-/// One engine shared by every connection: reads run side by side.
+/// One engine shared by every connection, reached through its handle: reads run
+/// side by side.
 pub struct Api {
-    engine: Arc<dyn EngineShare>,
     /// Hands background work (an ingest, embedding) to the engine handle, so it
     /// runs in the background, yielding to reads, and its progress shows in the
     /// handle's front ends; attaches front ends of other terminals.
@@ -51,7 +46,6 @@ impl Api {
     /// The engine of a handle, for every client of the server.
     pub fn over(handle: &EngineHandle) -> Self {
         Self {
-            engine: handle.share(),
             handle: handle.requester(),
             sessions: Mutex::new(()),
             front_end: false,
@@ -72,7 +66,7 @@ impl Api {
 
     /// Whether the engine runs background work (an ingest, a sync, embedding).
     pub fn background_busy(&self) -> bool {
-        self.engine.background_busy()
+        self.handle.background_busy()
     }
 
     /// How many progress reports the engine's background work has made.
@@ -87,38 +81,13 @@ impl Api {
 
     /// The identity of the store the engine holds.
     pub fn store_identity(&self) -> Result<String, ApiError> {
-        self.with(|e| e.store().identity())
-            .map_err(|e| engine_error(e.into()))
+        self.handle.store_identity().map_err(engine_error)
     }
 
     /// The API of a handle whose events a UI shows.
     pub fn with_front_end(mut self) -> Self {
         self.front_end = true;
         self
-    }
-
-    /// Runs `f` with the engine for reading.
-    fn with<T>(&self, f: impl FnOnce(&Engine) -> T) -> T {
-        let mut f = Some(f);
-        let mut out = None;
-        self.engine.read_with(&mut |e| {
-            if let Some(f) = f.take() {
-                out = Some(f(e));
-            }
-        });
-        out.expect("read_with runs its closure once")
-    }
-
-    /// Runs `f` with the engine for writing (reads wait meanwhile).
-    fn write<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
-        let mut f = Some(f);
-        let mut out = None;
-        self.engine.write_with(&mut |e| {
-            if let Some(f) = f.take() {
-                out = Some(f(e));
-            }
-        });
-        out.expect("write_with runs its closure once")
     }
 
     /// Runs one operation; `on_event` sees its events as they happen. `Shutdown` is
@@ -151,13 +120,12 @@ impl Api {
             ),
             Op::Count { query } => self.count(&query),
             Op::Tag { query, add, remove } => self.tag(&query, &add, &remove),
-            Op::Tags => self
-                .with(|e| e.all_tags())
-                .map_err(engine_error)
-                .and_then(|t| to_value(&t)),
+            Op::Tags => to_value(&self.handle.all_tags().map_err(engine_error)?),
             Op::Status => self.status(),
-            Op::Stats => to_value(&self.with(|e| e.stats()).map_err(engine_error)?),
-            Op::Message { message } => self.with(|e| message_json(e, &message)),
+            Op::Stats => to_value(&self.handle.stats().map_err(engine_error)?),
+            Op::Message { message } => {
+                to_value(&self.handle.message(&message).map_err(engine_error)?)
+            }
             Op::Ingest { paths, embed, wait } => self.ingest(paths, embed, wait, on_event),
             Op::Embed => self.queue(EngineRequest::Embed),
             Op::Eval { items, llm } => self.eval(&items, llm, on_event),
@@ -169,23 +137,20 @@ impl Api {
             } => self.sync(&config, account.as_deref(), batch, retries),
             Op::Addresses { prefix, limit } => to_value(
                 &self
-                    .with(|e| e.addresses(&prefix, limit.unwrap_or(DEFAULT_ADDRESS_LIMIT)))
+                    .handle
+                    .addresses(&prefix, limit.unwrap_or(DEFAULT_ADDRESS_LIMIT))
                     .map_err(engine_error)?,
             ),
             Op::Threads { limit } => self.threads(limit.unwrap_or(DEFAULT_THREAD_LIMIT)),
             Op::Move { query, to, limit } => self.move_matching(&query, &to, limit),
             Op::Reveal { message } => self.reveal(&message),
-            Op::Quarantine => self.with(quarantine_json).map_err(engine_error),
+            Op::Quarantine => to_value(&self.handle.quarantine().map_err(engine_error)?),
             Op::Reindex => self.reindex(),
             Op::Expunge { confirm: false } => {
-                to_value(&self.with(|e| e.expunge_preview()).map_err(engine_error)?)
+                to_value(&self.handle.expunge_preview().map_err(engine_error)?)
             }
             Op::Expunge { confirm: true } => {
-                let report = self.write(|e| e.expunge_trash()).map_err(engine_error)?;
-                if report.removed > 0 {
-                    self.handle.send(EngineRequest::Threads);
-                }
-                to_value(&report)
+                to_value(&self.handle.expunge_trash().map_err(engine_error)?)
             }
             Op::Shutdown => Err(ApiError::new(
                 ErrorKind::Refused,
@@ -226,7 +191,7 @@ impl Api {
             rerank,
             now: chrono::Utc::now().timestamp(),
         };
-        match self.with(|e| e.retrieve(query, opts)) {
+        match self.handle.search(query, opts) {
             Ok(r) => to_value(&r),
             Err(e) => Err(query_error(e, query)),
         }
@@ -234,7 +199,7 @@ impl Api {
 
     fn tag(&self, query: &str, add: &[String], remove: &[String]) -> Result<Value, ApiError> {
         let now = chrono::Utc::now().timestamp();
-        match self.with(|e| e.tag(query, add, remove, now)) {
+        match self.handle.tag(query, add, remove, now) {
             Ok(report) => to_value(&report),
             Err(e @ EngineError::BadTag(_)) => {
                 Err(ApiError::new(ErrorKind::BadRequest, e.to_string()))
@@ -244,7 +209,7 @@ impl Api {
     }
 
     fn count(&self, query: &str) -> Result<Value, ApiError> {
-        match self.with(|e| e.count(query, chrono::Utc::now().timestamp())) {
+        match self.handle.count(query, chrono::Utc::now().timestamp()) {
             Ok(n) => Ok(json!({ "count": n })),
             Err(e) => Err(query_error(e, query)),
         }
@@ -262,40 +227,22 @@ impl Api {
         let answerer = answerer(llm).map_err(|m| ApiError::new(ErrorKind::Refused, m))?;
         let _one_session_at_a_time =
             session.map(|_| self.sessions.lock().unwrap_or_else(|p| p.into_inner()));
-        self.with(|engine| {
-            let mut conversation = match session {
-                Some(name) => engine.load_session(name).map_err(engine_error)?,
-                None => Conversation::default(),
-            };
-            let opts = AskOptions {
-                thread: thread
-                    .map(|t| engine.resolve_thread(t))
-                    .transpose()
-                    .map_err(engine_error)?,
-                widen: thread.is_none() || widen,
-                ..AskOptions::default()
-            };
-            let mut forward = |e: AskEvent| match e {
-                AskEvent::Rewrite(r) => on_event(EventKind::Rewrite, r),
-                AskEvent::Delta(d) => on_event(EventKind::Delta, d),
-                AskEvent::Note(n) => on_event(EventKind::Note, n),
-            };
-            let outcome = engine
-                .ask(
-                    question,
-                    &mut conversation,
-                    answerer.as_ref(),
-                    &opts,
-                    &mut forward,
-                )
-                .map_err(engine_error)?;
-            if let Some(name) = session {
-                engine
-                    .save_session(name, &conversation)
-                    .map_err(engine_error)?;
-            }
-            to_value(&outcome)
-        })
+        let mut forward = |e: AskEvent| match e {
+            AskEvent::Rewrite(r) => on_event(EventKind::Rewrite, r),
+            AskEvent::Delta(d) => on_event(EventKind::Delta, d),
+            AskEvent::Note(n) => on_event(EventKind::Note, n),
+        };
+        let question = Question {
+            text: question,
+            thread,
+            widen,
+            session,
+        };
+        let outcome = self
+            .handle
+            .ask(question, answerer.as_ref(), &mut forward)
+            .map_err(engine_error)?;
+        to_value(&outcome)
     }
 
     /// Queues an ingest of mail (then, with `embed`, its attachments and
@@ -321,21 +268,18 @@ impl Api {
         }
         let mut last = std::time::Instant::now();
         let report = self
-            .write(|e| {
-                e.ingest(&paths, &mut |p| {
-                    if last.elapsed() >= PROGRESS_EVERY || p.done == p.total {
-                        last = std::time::Instant::now();
-                        on_event(
-                            EventKind::Progress,
-                            format!("{:?}: {}/{}", p.phase, p.done, p.total),
-                        );
-                    }
-                })
+            .handle
+            .ingest_now(&paths, &mut |p| {
+                if last.elapsed() >= PROGRESS_EVERY || p.done == p.total {
+                    last = std::time::Instant::now();
+                    on_event(
+                        EventKind::Progress,
+                        format!("{:?}: {}/{}", p.phase, p.done, p.total),
+                    );
+                }
             })
             .map_err(engine_error)?;
-        // Every open client lists the new threads; attachments and embedding follow
-        // in the background.
-        self.handle.send(EngineRequest::Threads);
+        // Attachments and embedding follow in the background.
         if embed {
             self.queue(EngineRequest::Embed)?;
         }
@@ -351,31 +295,14 @@ impl Api {
         let target = MoveTarget::named(to);
         let limit = limit.unwrap_or(MOVE_LIMIT);
         let report = self
-            .write(|e| e.move_matching(query, &target, limit))
+            .handle
+            .move_matching(query, &target, limit)
             .map_err(|e| query_error(e, query))?;
-        if report.moved > 0 {
-            // The front end of the engine's handle (an open UI) lists its threads
-            // again; IMAP moves go to their servers with the next sync.
-            self.handle.send(EngineRequest::Threads);
-        }
         to_value(&report)
     }
 
     fn reindex(&self) -> Result<Value, ApiError> {
-        let value = self
-            .write(|e| {
-                let started = std::time::Instant::now();
-                let n = e.reindex(&mut |_, _| {})?;
-                let queued = e.queue_unread_attachments()?;
-                Ok::<_, EngineError>(json!({
-                    "indexed": n,
-                    "seconds": started.elapsed().as_secs_f64(),
-                    "attachments_queued": queued,
-                }))
-            })
-            .map_err(engine_error)?;
-        self.handle.send(EngineRequest::Threads);
-        Ok(value)
+        to_value(&self.handle.reindex().map_err(engine_error)?)
     }
 
     fn reveal(&self, message: &str) -> Result<Value, ApiError> {
@@ -385,9 +312,7 @@ impl Api {
                 "this Quoth server has no UI open to show the message in",
             ));
         }
-        let msg = self
-            .with(|e| e.find_message(message))
-            .map_err(engine_error)?;
+        let msg = self.handle.find_message(message).map_err(engine_error)?;
         self.queue(EngineRequest::Reveal { key: msg.key })?;
         Ok(json!({ "shown": msg.key.to_hex(), "subject": msg.subject }))
     }
@@ -404,8 +329,7 @@ impl Api {
     }
 
     fn status(&self) -> Result<Value, ApiError> {
-        let mut report = self.with(|e| e.status_report()).map_err(engine_error)?;
-        report.background_work = self.background_busy();
+        let report = self.handle.status().map_err(engine_error)?;
         let mut value = to_value(&report)?;
         if let (Some(life), Some(object)) = (&self.life, value.as_object_mut()) {
             let server = super::lifetime::ServerState {
@@ -427,35 +351,9 @@ impl Api {
     }
 
     fn threads(&self, limit: usize) -> Result<Value, ApiError> {
-        self.with(|engine| threads_json(engine, limit))
+        let threads = self.handle.threads(limit).map_err(engine_error)?;
+        Ok(json!({ "threads": to_value(&threads)? }))
     }
-}
-
-/// Thread summaries, newest first.
-fn threads_json(engine: &Engine, limit: usize) -> Result<Value, ApiError> {
-    let mut threads = Vec::new();
-    for t in engine.store().threads_iter() {
-        threads.push(t.map_err(|e| engine_error(e.into()))?);
-    }
-    crate::engine::handle::sort_threads(&mut threads);
-    threads.truncate(limit);
-    let rows: Vec<Value> = threads
-        .iter()
-        .map(|t| {
-            json!({
-                "id": t.id.to_hex(),
-                "subject": t.subject,
-                "first_date": t.first_date,
-                "latest_date": t.latest_date,
-                "messages": t.messages.iter().map(|k| k.to_hex()).collect::<Vec<_>>(),
-                "emails": t.email_count(),
-                "senders": t.senders,
-                "unread": t.unread,
-                "has_attachment": t.has_attachment,
-            })
-        })
-        .collect();
-    Ok(json!({ "threads": rows }))
 }
 
 /// The answerer asked for: the OpenAI-compatible model of `QUOTH_LLM_BASE_URL` when
@@ -473,25 +371,6 @@ pub fn answerer(llm: bool) -> Result<Box<dyn Answerer + Send + Sync>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// One message as `quoth show --json` prints it: headers, segments and chunks.
-/// The quarantine as `quoth quarantine --json` prints it.
-pub fn quarantine_json(engine: &Engine) -> Result<Value, EngineError> {
-    let items = engine.store().quarantined()?;
-    Ok(Value::Array(
-        items
-            .iter()
-            .map(|q| {
-                json!({
-                    "source": q.location.describe(),
-                    "folder": q.folder,
-                    "reason": q.reason,
-                    "bytes": q.raw.len(),
-                })
-            })
-            .collect(),
-    ))
-}
-
 /// An engine error of a request with a query: a query error says where in
 /// `query` it is.
 fn query_error(e: EngineError, query: &str) -> ApiError {
@@ -503,50 +382,6 @@ fn query_error(e: EngineError, query: &str) -> ApiError {
         },
         e => engine_error(e),
     }
-}
-
-pub fn message_json(engine: &Engine, id: &str) -> Result<Value, ApiError> {
-    let msg = engine.find_message(id).map_err(engine_error)?;
-    let thread = engine
-        .thread_of(&msg.key)
-        .map_err(engine_error)?
-        .map(|t| t.to_hex());
-    let states = engine.attachment_states(&msg).map_err(engine_error)?;
-    let segments: Vec<_> = msg
-        .segments
-        .iter()
-        .map(|s| {
-            json!({
-                "kind": s.kind.label(),
-                "start": s.start,
-                "end": s.end,
-                "text": msg.segment_text(s),
-            })
-        })
-        .collect();
-    let chunks: Vec<_> = engine
-        .store()
-        .chunks_of(&msg.key)
-        .map_err(|e| engine_error(e.into()))?
-        .into_iter()
-        .map(|c| json!({"id": c.id.to_hex(), "start": c.start, "end": c.end, "cite_text": c.cite_text, "attachment": c.attachment}))
-        .collect();
-    Ok(json!({
-        "key": msg.key.to_hex(),
-        "message_id": msg.message_id,
-        "thread_id": thread,
-        "date": msg.date,
-        "from": display_list(&msg.from),
-        "to": display_list(&msg.to),
-        "cc": display_list(&msg.cc),
-        "subject": msg.subject,
-        "folder": msg.folder,
-        "flags": msg.flags,
-        "source": msg.location.describe(),
-        "attachments": states,
-        "segments": segments,
-        "chunks": chunks,
-    }))
 }
 
 fn to_value<T: serde::Serialize>(v: &T) -> Result<Value, ApiError> {

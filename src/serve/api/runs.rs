@@ -3,8 +3,8 @@
 //! as mail arrives.
 
 use super::{answerer, engine_error, to_value, Api};
-use crate::engine::handle::{EngineRequest, WatchLease};
-use crate::engine::{AskOptions, EvalItem, SyncOptions, WatchOptions};
+use crate::engine::handle::WatchLease;
+use crate::engine::{EvalItem, SyncOptions, WatchOptions};
 use crate::serve::protocol::{ApiError, ErrorKind, EventKind};
 use crate::source::imap::{load_accounts, select_accounts, AccountConfig};
 use serde_json::Value;
@@ -21,12 +21,11 @@ impl Api {
     ) -> Result<Value, ApiError> {
         let answerer = answerer(llm).map_err(|m| ApiError::new(ErrorKind::Refused, m))?;
         let report = self
-            .with(|e| {
-                e.run_eval(items, answerer.as_ref(), &AskOptions::default(), &mut |r| {
-                    if let Ok(line) = serde_json::to_string(r) {
-                        on_event(EventKind::Progress, line);
-                    }
-                })
+            .handle
+            .eval(items, answerer.as_ref(), &mut |r| {
+                if let Ok(line) = serde_json::to_string(r) {
+                    on_event(EventKind::Progress, line);
+                }
             })
             .map_err(engine_error)?;
         to_value(&report)
@@ -42,10 +41,7 @@ impl Api {
         retries: Option<u32>,
     ) -> Result<Value, ApiError> {
         let (accounts, opts) = accounts_and_options(config, account, batch, retries)?;
-        let report = self
-            .write(|e| e.sync(&accounts, &opts))
-            .map_err(engine_error)?;
-        self.handle.send(EngineRequest::Threads);
+        let report = self.handle.sync(&accounts, &opts).map_err(engine_error)?;
         to_value(&report)
     }
 
