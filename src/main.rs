@@ -1,6 +1,8 @@
 //! The `quoth` binary: parses the command line and hands off to a subcommand.
 
+#[macro_use]
 mod cli;
+mod bench;
 
 use clap::Parser;
 

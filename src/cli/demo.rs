@@ -2,10 +2,10 @@
 
 use super::output::{date, fit, highlight, print_json, use_color};
 use anyhow::{Context, Result};
-use quoth::engine::{RetrieveOptions, SearchMode};
+use quoth::engine::{AskOutcome, IngestReport, Retrieval, Stats};
+use quoth::serve::protocol::Op;
 use serde_json::json;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 /// A question whose answer is only in a PDF attachment: the answer cites its page.
 const PDF_QUESTION: &str = "How much does consolidating backups with Cobalt save a year?";
@@ -102,26 +102,29 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
     if let Some(aside) = retire_shared_demo_store(&data_dir)? {
         eprintln!("note: the earlier demo data is kept at {}", aside.display());
     }
-    let mut engine = super::server_start::open_engine(&data_dir)?;
+    // Through the data directory's server, as every command that reads mail.
+    let mut client = super::connect(&data_dir)?;
     let mailbox = demo_mailbox_copy(&data_dir)?;
-    let report = engine.ingest(std::slice::from_ref(&mailbox), &mut |_| {})?;
-    super::attachments::extract(&mut engine, true)?;
-    match engine.embedder() {
-        Ok(_) => {
-            engine.embed_pending(&AtomicBool::new(false), &mut |_| {})?;
-        }
-        Err(e) => eprintln!("note: {e}"),
-    }
-    let stats = engine.stats()?;
-    let opts = RetrieveOptions {
-        mode: SearchMode::Hybrid,
-        limit: 3,
-        rerank: true,
-        now: chrono::Utc::now().timestamp(),
+    let ingest = Op::Ingest {
+        paths: vec![std::path::absolute(&mailbox)?
+            .to_string_lossy()
+            .into_owned()],
+        embed: true,
+        wait: true,
     };
+    let report: IngestReport = serde_json::from_value(client.call(ingest, &mut |_| {})?)?;
+    // Attachments and embedding, which the searches and the question below use.
+    let status = super::ingest::wait_for_background_work(&mut client, true)?;
+    let stats: Stats = serde_json::from_value(client.call(Op::Stats, &mut |_| {})?)?;
     let mut results = Vec::new();
     for q in EXAMPLES {
-        let r = engine.retrieve(q, opts)?;
+        let search = Op::Search {
+            query: q.to_string(),
+            mode: Some("hybrid".into()),
+            limit: Some(3),
+            rerank: true,
+        };
+        let r: Retrieval = serde_json::from_value(client.call(search, &mut |_| {})?)?;
         results.push((q, r.hits.into_iter().map(|h| h.hit).collect::<Vec<_>>()));
     }
     if json {
@@ -156,15 +159,16 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
             outln!("  no messages match");
         }
     }
-    if engine.embedder().is_ok() {
+    if status.embedding.done > 0 {
         outln!("\n$ quoth ask '{PDF_QUESTION}'");
-        let outcome = engine.ask(
-            PDF_QUESTION,
-            &mut quoth::answer::conversation::Conversation::default(),
-            &quoth::answer::extract::ExtractiveAnswerer,
-            &quoth::engine::AskOptions::default(),
-            &mut |_| {},
-        )?;
+        let ask = Op::Ask {
+            question: PDF_QUESTION.to_string(),
+            thread: None,
+            widen: false,
+            session: None,
+            llm: false,
+        };
+        let outcome: AskOutcome = serde_json::from_value(client.call(ask, &mut |_| {})?)?;
         super::ask::print_text(&outcome);
     }
     outln!(

@@ -13,33 +13,22 @@ macro_rules! outln {
 
 mod ask;
 mod attachments;
-mod bench;
-mod bench_ask;
-mod bench_fusion;
-mod bench_imap;
-mod bench_pdf;
-mod bench_retrieval;
-mod bench_selector;
-mod bench_serve;
-mod bench_span;
-mod bench_state;
-mod bench_tui;
 mod count;
 mod demo;
 mod eval;
 mod ingest;
 mod move_mail;
-mod output;
+pub(crate) mod output;
 mod quarantine;
 mod reindex;
 mod search;
 mod serve;
-mod server_start;
+pub(crate) mod server_start;
 mod show;
 mod stats;
 mod sync;
 mod tag;
-mod tui;
+pub(crate) mod tui;
 mod views;
 
 use anyhow::{Context, Result};
@@ -201,7 +190,7 @@ pub enum Command {
     /// Ingest the demo mailbox that ships with Quoth and run a few searches.
     Demo,
     /// Measure ingest and search speed (see `quoth bench --help`).
-    Bench(bench::BenchArgs),
+    Bench(crate::bench::BenchArgs),
     /// Fetch mail from the IMAP accounts of the config file; --watch stays connected.
     Sync(sync::SyncArgs),
     /// Serve this data directory to other clients: `search`, `ask`, `status` and
@@ -344,7 +333,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             reindex::rebuild(&data_dir, json)
         }
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
-        Command::Bench(args) => bench::run(args, json),
+        Command::Bench(args) => crate::bench::run(args, json),
         Command::Sync(args) => sync::run(&data_dir, args, json),
         Command::Serve(args) => {
             // A background server started for a command must not stop another that

@@ -208,10 +208,3 @@ fn log_tail(path: &Path, from: u64) -> String {
         ),
     }
 }
-
-/// Opens the data directory in this process, once a background server holding it
-/// has stopped.
-pub fn open_engine(data_dir: &Path) -> Result<quoth::engine::Engine> {
-    stop_background(data_dir)?;
-    Ok(quoth::engine::Engine::open(data_dir)?)
-}

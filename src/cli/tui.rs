@@ -359,6 +359,7 @@ async fn run_ui(
 }
 
 fn open(data_dir: &Path) -> Result<Engine> {
-    super::server_start::open_engine(data_dir)
+    super::server_start::stop_background(data_dir)?;
+    Engine::open(data_dir)
         .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))
 }

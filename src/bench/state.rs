@@ -6,7 +6,7 @@
 //! The flags are set and cleared again on the mail's own files (a Maildir file is
 //! renamed twice); run it on a copy of a store you care about.
 
-use super::output::print_json;
+use crate::cli::output::print_json;
 use anyhow::{Context, Result};
 use quoth::engine::tagging::TagTarget;
 use quoth::mail::model::MessageKey;
@@ -45,8 +45,8 @@ fn ms(t: Instant) -> f64 {
 }
 
 pub fn run(data_dir: &Path, json: bool) -> Result<i32> {
-    let engine = super::server_start::open_engine(data_dir)
-        .with_context(|| format!("opening {}", data_dir.display()))?;
+    let engine =
+        super::open_engine(data_dir).with_context(|| format!("opening {}", data_dir.display()))?;
     let now = chrono::Utc::now().timestamp();
     let total = engine.store().message_count()?;
     // The views counted right after the store opens, as a front end's folder list

@@ -4,7 +4,7 @@
 //! written with its feature vector and its label: does it answer (a gold message, and
 //! one of the item's answers in it)? `models/selector/train.py` reads the dumps.
 
-use super::output::print_json;
+use crate::cli::output::print_json;
 use anyhow::{Context, Result};
 use quoth::answer::conversation::Conversation;
 use quoth::answer::extract::ExtractiveAnswerer;
@@ -152,7 +152,7 @@ fn answers(text: &str, kind: &str, answer_any: &[String]) -> bool {
 }
 
 pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
-    let engine = super::server_start::open_engine(args.store)
+    let engine = super::open_engine(args.store)
         .with_context(|| format!("opening {}", args.store.display()))?;
     let text = std::fs::read_to_string(args.questions)
         .with_context(|| format!("reading {}", args.questions.display()))?;

@@ -3,8 +3,8 @@
 //! Maildir; prints p50/p95 of each, the socket hop (server idle p50 less in-process
 //! p50) and the busy/idle ratio.
 
-use super::bench::{latency_summary_of, tempfile_dir, varied_queries};
-use super::output::print_json;
+use super::{latency_summary_of, tempfile_dir, varied_queries};
+use crate::cli::output::print_json;
 use anyhow::{Context, Result};
 use quoth::engine::{RetrieveOptions, SearchMode};
 use quoth::serve::client::Client;
@@ -31,7 +31,7 @@ pub fn run(maildir: &Path, work: Option<std::path::PathBuf>, json_out: bool) -> 
     };
     // In process, on the lexical store (no vectors yet, as in the other phases).
     let in_process = {
-        let mut engine = super::server_start::open_engine(&dir)?;
+        let mut engine = super::open_engine(&dir)?;
         let report = engine.ingest(&[maildir.to_path_buf()], &mut |_| {})?;
         eprintln!(
             "ingested {} messages (no embedding yet)",

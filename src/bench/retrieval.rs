@@ -1,7 +1,7 @@
 //! `quoth bench retrieval`: retrieval quality per mode.
 
-use super::bench::tempfile_dir;
-use super::output::print_json;
+use super::tempfile_dir;
+use crate::cli::output::print_json;
 use anyhow::{Context, Result};
 use quoth::engine::{parse_questions, Engine, ModeScores, RetrievalQuestion, SearchMode};
 use serde_json::json;
@@ -114,7 +114,7 @@ fn print_rows(rows: &[ModeScores], labels: &[&str]) {
 
 /// Opens (or fills) a store with the mail, embedded.
 fn ready_engine(dir: &Path, mail: &Path) -> Result<Engine> {
-    let mut engine = super::server_start::open_engine(dir)?;
+    let mut engine = super::open_engine(dir)?;
     engine.ingest(&[mail.to_path_buf()], &mut |_| {})?;
     let stop = AtomicBool::new(false);
     engine.embed_pending(&stop, &mut |_| {})?;

@@ -2,7 +2,7 @@
 //! threads) on a data dir, and keystroke-to-redraw latency while a background ingest
 //! runs. Drives the real event loop on a TestBackend with synthetic keys.
 
-use super::tui::answerer;
+use crate::cli::tui::answerer;
 use anyhow::{Context, Result};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use quoth::engine::handle::{EngineHandle, EngineRequest};
@@ -100,8 +100,8 @@ fn print_report(r: &serde_json::Value) {
 }
 
 fn setup(data_dir: &Path, rt: &tokio::runtime::Runtime) -> Result<(App, EngineLink)> {
-    let engine = super::server_start::open_engine(data_dir)
-        .with_context(|| format!("opening {}", data_dir.display()))?;
+    let engine =
+        super::open_engine(data_dir).with_context(|| format!("opening {}", data_dir.display()))?;
     let (handle, events) = EngineHandle::start(engine, answerer(false)?, rt.handle());
     let keymap = Keymap::builtin(Preset::Vim)?;
     let app = App::new(keymap, Theme::plain(), AppOptions::default());

@@ -52,7 +52,7 @@ pub fn run(shared: Option<PathBuf>, runs: usize, ocr_pages: u32, json: bool) -> 
         }
     };
     if json {
-        super::output::print_json(&json!({
+        crate::cli::output::print_json(&json!({
             "text_layer": {"pages": pages, "seconds": text_secs, "pages_per_second": text_rate},
             "ocr": ocr.map(|(n, s)| json!({"pages": n, "seconds": s, "pages_per_second": n as f64 / s.max(1e-9)})),
         }))?;

@@ -2,7 +2,7 @@
 //! set, on a store that is already ingested and embedded. One pass warms the caches
 //! (model, address book, index pages); the next passes are timed.
 
-use super::output::print_json;
+use crate::cli::output::print_json;
 use anyhow::{Context, Result};
 use quoth::answer::conversation::Conversation;
 use quoth::answer::extract::ExtractiveAnswerer;
@@ -12,8 +12,8 @@ use std::path::Path;
 use std::time::Instant;
 
 pub fn run(data_dir: &Path, questions: &Path, passes: usize, json: bool) -> Result<i32> {
-    let engine = super::server_start::open_engine(data_dir)
-        .with_context(|| format!("opening {}", data_dir.display()))?;
+    let engine =
+        super::open_engine(data_dir).with_context(|| format!("opening {}", data_dir.display()))?;
     let text = std::fs::read_to_string(questions)
         .with_context(|| format!("reading {}", questions.display()))?;
     let items = parse_eval_items(&text).map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -1,6 +1,17 @@
 //! `quoth bench`: prints speed and memory figures. Timings are medians of repeated
 //! runs on a shared machine: read them as ratios, not absolutes. Never used in tests.
 
+mod ask;
+mod fusion;
+mod imap;
+mod pdf;
+mod retrieval;
+mod selector;
+mod serve;
+mod span;
+mod state;
+mod tui;
+
 use anyhow::{bail, Context, Result};
 use quoth::engine::{Engine, RetrieveOptions, SearchMode};
 use serde_json::json;
@@ -151,7 +162,7 @@ pub enum BenchWhat {
     },
     /// Start to first frame on a data dir, and keystroke-to-redraw latency p50/p95
     /// while a background ingest runs.
-    Tui(super::bench_tui::TuiBenchArgs),
+    Tui(tui::TuiBenchArgs),
     /// Search latency in process, through a `quoth serve` socket when idle, and
     /// through it while that server embeds the Maildir: p50/p95, the socket hop and
     /// the busy/idle ratio.
@@ -193,23 +204,19 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             store,
             questions,
             passes,
-        } => super::bench_ask::run(&store, &questions, passes, json),
-        BenchWhat::State { store } => super::bench_state::run(&store, json),
-        BenchWhat::Serve { maildir, work_dir } => super::bench_serve::run(&maildir, work_dir, json),
-        BenchWhat::Span { cases, models } => {
-            super::bench_span::run(&cases, models.as_deref(), json)
-        }
-        BenchWhat::Fusion { store, questions } => {
-            super::bench_fusion::run(&store, &questions, json)
-        }
+        } => ask::run(&store, &questions, passes, json),
+        BenchWhat::State { store } => state::run(&store, json),
+        BenchWhat::Serve { maildir, work_dir } => serve::run(&maildir, work_dir, json),
+        BenchWhat::Span { cases, models } => span::run(&cases, models.as_deref(), json),
+        BenchWhat::Fusion { store, questions } => fusion::run(&store, &questions, json),
         BenchWhat::Selector {
             store,
             questions,
             set,
             split,
             out,
-        } => super::bench_selector::run(
-            super::bench_selector::DumpArgs {
+        } => selector::run(
+            selector::DumpArgs {
                 store: &store,
                 questions: &questions,
                 set: &set,
@@ -223,18 +230,18 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             questions,
             palimpzest,
             work_dir,
-        } => super::bench_retrieval::run(maildir, questions, palimpzest, work_dir, json),
+        } => retrieval::run(maildir, questions, palimpzest, work_dir, json),
         BenchWhat::Imap {
             maildir,
             runs,
             work_dir,
-        } => super::bench_imap::run(&maildir, runs.max(1), work_dir, json),
+        } => imap::run(&maildir, runs.max(1), work_dir, json),
         BenchWhat::Pdf {
             shared,
             runs,
             ocr_pages,
-        } => super::bench_pdf::run(shared, runs.max(1), ocr_pages.max(1), json),
-        BenchWhat::Tui(args) => super::bench_tui::run(args, json),
+        } => pdf::run(shared, runs.max(1), ocr_pages.max(1), json),
+        BenchWhat::Tui(args) => tui::run(args, json),
     }
 }
 
@@ -285,13 +292,13 @@ fn bench_ingest(
         let dir = tmp.join("quoth-mbox");
         let _ = std::fs::remove_dir_all(&dir);
         let m = measure_quoth_ingest(&dir, mbox)?;
-        let count = super::server_start::open_engine(&dir)?.stats()?.messages;
+        let count = open_engine(&dir)?.stats()?.messages;
         rows.push(row("quoth ingest (mbox scale set, cold)", count, m));
         search = Some(search_latency(&dir)?);
     }
     let ratio = ratio_to_mu(&rows);
     if json {
-        super::output::print_json(
+        crate::cli::output::print_json(
             &json!({"ingest": rows, "quoth_vs_mu": ratio, "search": search}),
         )?;
         return Ok(0);
@@ -464,7 +471,7 @@ fn bench_semantic(
     let mut cmd = Command::new(exe);
     cmd.arg("--data-dir").arg(&dir).arg("embed");
     let embed = measure(cmd)?;
-    let engine = super::server_start::open_engine(&dir)?;
+    let engine = open_engine(&dir)?;
     let stats = engine.stats()?;
     let texts = engine.vectors().len();
     let vector_bytes = engine.vectors().size_on_disk();
@@ -482,7 +489,7 @@ fn bench_semantic(
         "hybrid": latency,
     });
     if json {
-        super::output::print_json(&out)?;
+        crate::cli::output::print_json(&out)?;
         return Ok(0);
     }
     outln!(
@@ -502,7 +509,7 @@ fn bench_semantic(
 /// Prints what [`hybrid_latency`] measured.
 fn print_latency(latency: &serde_json::Value, json: bool) -> Result<i32> {
     if json {
-        super::output::print_json(latency)?;
+        crate::cli::output::print_json(latency)?;
         return Ok(0);
     }
     outln!(
@@ -530,7 +537,7 @@ fn print_latency(latency: &serde_json::Value, json: bool) -> Result<i32> {
 /// Hybrid latency over 100 natural-language questions after a warm-up pass, as
 /// `quoth search` runs it and with the opt-in rerank.
 fn hybrid_latency(data_dir: &Path) -> Result<serde_json::Value> {
-    let engine = super::server_start::open_engine(data_dir)?;
+    let engine = open_engine(data_dir)?;
     let questions: Vec<String> = varied_queries()
         .iter()
         .map(|q| quoth::engine::quote_free_text(q))
@@ -600,7 +607,7 @@ fn latency_summary(engine: &Engine, queries: usize, times: Vec<f64>) -> Result<s
 
 /// Search latency over 100 varied queries, each run 5 times after a warm-up pass.
 fn search_latency(data_dir: &Path) -> Result<serde_json::Value> {
-    let engine = super::server_start::open_engine(data_dir)?;
+    let engine = open_engine(data_dir)?;
     let queries = varied_queries();
     let now = chrono::Utc::now().timestamp();
     for q in &queries {
@@ -659,4 +666,11 @@ fn own_peak_rss_mb() -> f64 {
         return 0.0;
     }
     usage.ru_maxrss as f64 / 1024.0
+}
+
+/// Opens the data directory in this process (a benchmark measures the engine
+/// itself), once a background server holding it has stopped.
+pub(super) fn open_engine(data_dir: &Path) -> Result<quoth::engine::Engine> {
+    crate::cli::server_start::stop_background(data_dir)?;
+    Ok(quoth::engine::Engine::open(data_dir)?)
 }

@@ -10,7 +10,7 @@
 //!
 //! And the head's best span for every case, asking for a kind or not.
 
-use super::output::print_json;
+use crate::cli::output::print_json;
 use anyhow::{Context, Result};
 use quoth::answer::short_answer::{best_by_span, short_answer, typed_value, typed_values};
 use quoth::answer::{ReaderInput, SpanLogits};

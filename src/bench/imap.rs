@@ -2,8 +2,8 @@
 //! for the run: initial sync rate, a no-change sync, and the time from an APPEND on
 //! the server to the message being stored and searchable while IDLE runs.
 
-use super::bench::tempfile_dir;
-use super::output::print_json;
+use super::tempfile_dir;
+use crate::cli::output::print_json;
 use anyhow::{bail, Context, Result};
 use quoth::engine::SyncOptions;
 use quoth::source::imap::config::parse_accounts;
@@ -44,14 +44,14 @@ pub fn run(maildir: &Path, runs: usize, work_dir: Option<PathBuf>, json: bool) -
     let data = work.join("data");
     for _ in 0..runs {
         let _ = std::fs::remove_dir_all(&data);
-        let mut engine = super::server_start::open_engine(&data)?;
+        let mut engine = super::open_engine(&data)?;
         let t = Instant::now();
         engine.sync(std::slice::from_ref(&account), &opts)?;
         initial.push(t.elapsed().as_secs_f64());
     }
     let mut no_change = Vec::new();
     {
-        let mut engine = super::server_start::open_engine(&data)?;
+        let mut engine = super::open_engine(&data)?;
         for _ in 0..5 {
             let t = Instant::now();
             engine.sync(std::slice::from_ref(&account), &opts)?;

@@ -4,7 +4,7 @@
 //! as `ask` searches it, and the rank of its first gold message is scored: recall@5,
 //! recall at the evidence depth, and MRR. Run it on the dev split only.
 
-use super::output::print_json;
+use crate::cli::output::print_json;
 use anyhow::{Context, Result};
 use quoth::engine::{parse_eval_items, EngineConfig, FusionWeights, SearchMode};
 use serde_json::json;
@@ -48,8 +48,8 @@ impl Scores {
 }
 
 pub fn run(store: &Path, questions: &[PathBuf], json_out: bool) -> Result<i32> {
-    let mut engine = super::server_start::open_engine(store)
-        .with_context(|| format!("opening {}", store.display()))?;
+    let mut engine =
+        super::open_engine(store).with_context(|| format!("opening {}", store.display()))?;
     let mut items = Vec::new();
     for q in questions {
         let text =
