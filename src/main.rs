@@ -9,7 +9,7 @@ use clap::Parser;
 fn main() {
     // Everything Quoth writes (the store, indexes, sessions, attachment copies) is
     // the user's mail: nobody else may read it, whatever the login umask.
-    quoth::engine::privacy::restrict_umask();
+    quoth::engine::mailbox::privacy::restrict_umask();
     quoth::index::embed::disable_runtime_telemetry();
     // A damaged store can make sled panic while it opens; that panic is caught and
     // reported as an error naming the fix, so its backtrace would only be noise.
@@ -22,7 +22,7 @@ fn main() {
     let args = cli::Cli::parse();
     let result = cli::run(args);
     cli::finish();
-    quoth::engine::privacy::remove_viewer_copies();
+    quoth::engine::mailbox::privacy::remove_viewer_copies();
     match result {
         Ok(code) => std::process::exit(code),
         Err(e) => {

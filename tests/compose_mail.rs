@@ -6,7 +6,7 @@
 mod common;
 
 use quoth::config::ComposeConfig;
-use quoth::engine::compose::{
+use quoth::engine::mailbox::compose::{
     discard_draft, postpone_draft, send_draft, start_draft, unfinished_drafts, ComposeSettings,
 };
 use quoth::engine::Engine;

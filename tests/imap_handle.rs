@@ -583,7 +583,7 @@ fn flags_and_moves_made_in_the_ui_reach_the_server() {
         holds(s, "INBOX", &first.key).as_deref() == Some("FS")
     });
 
-    use quoth::engine::moves::MoveTarget;
+    use quoth::engine::mailbox::moves::MoveTarget;
     let moved = act(
         &mut ui,
         EngineRequest::Move {
@@ -697,7 +697,7 @@ fn mail_emptied_from_the_trash_before_a_sync_saw_it_there_leaves_the_server() {
     ui.wait("the first sync", 60, |e| {
         matches!(e, EngineEvent::Synced { account, .. } if account == ACCOUNT).then_some(())
     });
-    use quoth::engine::moves::MoveTarget;
+    use quoth::engine::mailbox::moves::MoveTarget;
     let kept = ui.search("subject:\"quokka sighting 2\"");
     assert_eq!(kept.len(), 1);
     let mut gone = Vec::new();

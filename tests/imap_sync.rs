@@ -503,7 +503,9 @@ fn sendmail_stub(dir: &Path, outbox: &Path) -> std::path::PathBuf {
 #[test]
 fn mail_written_to_imap_mail_is_kept_in_the_servers_sent_and_drafts() {
     use quoth::config::ComposeConfig;
-    use quoth::engine::compose::{postpone_draft, send_draft, start_draft, ComposeSettings};
+    use quoth::engine::mailbox::compose::{
+        postpone_draft, send_draft, start_draft, ComposeSettings,
+    };
     use quoth::mail::compose::DraftKind;
     let Some(server) = Dovecot::start() else {
         return;

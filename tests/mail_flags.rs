@@ -236,7 +236,7 @@ fn archive_and_delete_move_the_file_and_search_follows() {
 
     // No archive folder yet: one is made beside the others.
     let moved = engine
-        .move_message(&key, &quoth::engine::moves::MoveTarget::Archive)
+        .move_message(&key, &quoth::engine::mailbox::moves::MoveTarget::Archive)
         .expect("archive");
     assert_eq!(moved.from_folder, "mail/inbox");
     assert_eq!(moved.to_folder, "mail/Archive");
@@ -260,7 +260,7 @@ fn archive_and_delete_move_the_file_and_search_follows() {
 
     // Delete goes to the trash folder there is, whatever its case.
     let trashed = engine
-        .move_message(&key, &quoth::engine::moves::MoveTarget::Trash)
+        .move_message(&key, &quoth::engine::mailbox::moves::MoveTarget::Trash)
         .expect("delete");
     assert_eq!(trashed.to_folder, "mail/Trash");
     assert!(root.join("Trash/cur/1700000100.d4.host:2,S").is_file());
@@ -269,7 +269,7 @@ fn archive_and_delete_move_the_file_and_search_follows() {
     engine
         .move_message(
             &key,
-            &quoth::engine::moves::MoveTarget::Dir(moved.from_dir.clone()),
+            &quoth::engine::mailbox::moves::MoveTarget::Dir(moved.from_dir.clone()),
         )
         .expect("undo");
     assert_eq!(files(&inbox), ["cur/1700000100.d4.host:2,S"]);
@@ -667,7 +667,7 @@ fn a_reply_in_a_muted_thread_arrives_read_and_archived() {
     let muted = vec!["muted".to_string()];
     let (report, _) = engine
         .tag_target(
-            &quoth::engine::tagging::TagTarget::Thread(thread),
+            &quoth::engine::mailbox::tagging::TagTarget::Thread(thread),
             &muted,
             &[],
         )

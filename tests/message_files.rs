@@ -4,7 +4,7 @@
 
 mod common;
 
-use quoth::engine::message_files::{raw_message, save_attachment_as};
+use quoth::engine::mailbox::message_files::{raw_message, save_attachment_as};
 
 const RAW: &str = "From: Ines Moreau <ines@example.org>\r\nTo: team@example.org\r\n\
 Subject: Site plan\r\nMessage-ID: <plan@example.org>\r\nX-Mailer: Quill 2.1\r\n\

@@ -109,7 +109,7 @@ fn the_data_dir_and_viewer_copies_are_private() {
         std::fs::metadata(&copy).expect("copy").permissions().mode() & 0o777,
         0o600
     );
-    quoth::engine::privacy::remove_viewer_copies();
+    quoth::engine::mailbox::privacy::remove_viewer_copies();
     assert!(!copy.exists(), "the copy is removed when Quoth ends");
 
     // Copies left by a process that died are removed at the next start.

@@ -540,7 +540,7 @@ fn an_attached_front_end_gets_its_results_and_hears_of_a_lost_server() {
     // list, a count of `tag:` queries follows at once, and the name is in use.
     assert!(engine.send(EngineRequest::Tag {
         req: 7,
-        target: quoth::engine::tagging::TagTarget::Thread(leak.id),
+        target: quoth::engine::mailbox::tagging::TagTarget::Thread(leak.id),
         add: vec!["insurance".into()],
         remove: vec![],
     }));

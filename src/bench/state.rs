@@ -8,7 +8,7 @@
 
 use crate::cli::output::print_json;
 use anyhow::{Context, Result};
-use quoth::engine::tagging::TagTarget;
+use quoth::engine::mailbox::tagging::TagTarget;
 use quoth::mail::model::MessageKey;
 use serde_json::json;
 use std::path::Path;

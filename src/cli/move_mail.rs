@@ -4,8 +4,8 @@
 
 use super::output::{bad_query, print_json, safe_line};
 use anyhow::{Context, Result};
-use quoth::engine::expunge::ExpungeReport;
-use quoth::engine::moves::MoveReport;
+use quoth::engine::mailbox::expunge::ExpungeReport;
+use quoth::engine::mailbox::moves::MoveReport;
 use quoth::serve::client::{Client, ClientError};
 use quoth::serve::protocol::{ErrorKind, Op};
 

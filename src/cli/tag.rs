@@ -4,7 +4,7 @@
 
 use super::output::{bad_query, print_json};
 use anyhow::{bail, Result};
-use quoth::engine::tagging::TagReport;
+use quoth::engine::mailbox::tagging::TagReport;
 use quoth::serve::client::ClientError;
 use quoth::serve::protocol::{ErrorKind, Op};
 use std::path::Path;

@@ -110,7 +110,7 @@ pub enum EngineRequest {
     /// Add and remove tags on a thread or a message.
     Tag {
         req: RequestId,
-        target: crate::engine::tagging::TagTarget,
+        target: crate::engine::mailbox::tagging::TagTarget,
         add: Vec<String>,
         remove: Vec<String>,
     },
@@ -152,7 +152,7 @@ pub enum EngineRequest {
     Move {
         req: RequestId,
         key: MessageKey,
-        target: super::moves::MoveTarget,
+        target: super::mailbox::moves::MoveTarget,
     },
     /// Show a message in the front end (another program asked: `quoth open`).
     Reveal { key: MessageKey },
@@ -231,7 +231,7 @@ pub enum EngineEvent {
         attachments: AttachmentStates,
         /// The folders of each message's other copies.
         #[serde(with = "by_key")]
-        also_in: super::copies::AlsoIn,
+        also_in: super::mailbox::copies::AlsoIn,
     },
     SearchResults {
         req: RequestId,
@@ -241,7 +241,7 @@ pub enum EngineEvent {
     /// Tags changed on a thread or a message (every front end hears `ThreadTags`).
     Tagged {
         req: RequestId,
-        report: crate::engine::tagging::TagReport,
+        report: crate::engine::mailbox::tagging::TagReport,
     },
     /// The tags on threads' mail: after the thread list (`every`: these are all the
     /// tagged threads), and for a thread whose tags changed.
@@ -262,7 +262,7 @@ pub enum EngineEvent {
     /// A message moved to another folder.
     Moved {
         req: RequestId,
-        outcome: Box<super::moves::MoveOutcome>,
+        outcome: Box<super::mailbox::moves::MoveOutcome>,
     },
     /// Another program asked the front end to show this message of this thread.
     Reveal {
@@ -273,27 +273,27 @@ pub enum EngineEvent {
     /// The trash was emptied, or (not `done`) what it holds.
     Expunged {
         req: RequestId,
-        report: super::expunge::ExpungeReport,
+        report: super::mailbox::expunge::ExpungeReport,
     },
     /// A flag was set or cleared: each copy's flags now, and its thread's summary.
     Flagged {
         req: RequestId,
-        outcome: Box<super::flags::FlagOutcome>,
+        outcome: Box<super::mailbox::flags::FlagOutcome>,
     },
     /// A draft file is ready for the editor.
     DraftReady {
         req: RequestId,
-        draft: Box<super::compose::DraftStarted>,
+        draft: Box<super::mailbox::compose::DraftStarted>,
     },
     /// A draft was sent.
     DraftSent {
         req: RequestId,
-        sent: Box<super::compose::SentMail>,
+        sent: Box<super::mailbox::compose::SentMail>,
     },
     /// A draft was kept in Drafts.
     DraftPostponed {
         req: RequestId,
-        postponed: Box<super::compose::PostponedDraft>,
+        postponed: Box<super::mailbox::compose::PostponedDraft>,
     },
     DraftDiscarded {
         req: RequestId,
@@ -392,7 +392,7 @@ struct Shared {
     /// Who hears the watch loop's reports as they are ([`imap::WatchLease`]), and
     /// how many leases keep a loop that leases started.
     watchers: Mutex<imap::Watchers>,
-    compose: super::compose::ComposeSettings,
+    compose: super::mailbox::compose::ComposeSettings,
     /// The IMAP accounts, for reading a message from its server.
     accounts: Vec<AccountConfig>,
 }
@@ -467,7 +467,10 @@ impl EngineHandle {
             model_missing_told: AtomicBool::new(false),
             imap: Mutex::new(None),
             watchers: Mutex::new(imap::Watchers::default()),
-            compose: super::compose::ComposeSettings::new(options.compose, &options.accounts),
+            compose: super::mailbox::compose::ComposeSettings::new(
+                options.compose,
+                &options.accounts,
+            ),
             accounts: options.accounts.clone(),
         });
         if !options.accounts.is_empty() {

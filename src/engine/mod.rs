@@ -1,85 +1,60 @@
-//! The engine owns Quoth's state and side effects: the sled store, the tantivy index,
-//! and the pipelines that fill them. Front ends (the CLI, later the TUI) talk only to it.
+//! The engine owns Quoth's state and side effects: the sled store, the indexes and the
+//! pipelines that fill them, as five services, each in its folder with the state it
+//! owns: `mailbox`, `retrieval`, `ask`, `sync` and `jobs`. Front ends reach it only
+//! through its handle (`handle`), which the server's protocol carries to other
+//! processes.
 
-mod access;
-mod address_book;
-mod answer_eval;
 mod ask;
-mod ask_tries;
-mod attachment_view;
-mod attachments;
-pub mod compose;
-pub mod copies;
-mod dense;
-mod draft_parts;
-mod embedding;
-mod evidence_pack;
-pub mod expunge;
-pub mod flags;
 pub mod handle;
-mod ingest;
-mod ingest_batch;
-mod keyword_sync;
-mod llm;
-mod memory;
-pub mod message_files;
-pub mod moves;
-pub mod muting;
+mod jobs;
+pub mod mailbox;
 mod open;
-mod prepare;
-pub mod privacy;
-mod reading;
-mod reconcile;
-mod remove;
-mod retrieval_eval;
-mod retrieve;
-mod search;
-mod server_changes;
-mod sessions;
-mod stats;
+mod retrieval;
 mod sync;
-pub mod tagging;
-mod threading;
-mod watch;
 
-pub use access::EngineAccess;
-pub use address_book::{AddressEntry, MailboxContext};
-pub use answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
+// Each service's modules by their short paths (`engine::mailbox::moves`).
+pub use mailbox::{
+    compose, copies, expunge, flags, message_files, moves, muting, privacy, tagging,
+};
+
+pub use ask::answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
+pub use ask::llm::{LlmAnswerer, LlmConfig};
+pub use ask::sessions::session_path;
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
-pub use attachment_view::{
+pub use jobs::attachments::{AttachReport, ATTACH_JOB};
+pub use jobs::embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
+pub use jobs::ingest::{IngestPhase, IngestProgress, IngestReport};
+pub use jobs::prepare::format_date;
+pub use jobs::reconcile::{ReconcileReport, StatusReport, WorkGaps};
+pub use mailbox::address_book::{AddressEntry, MailboxContext};
+pub use mailbox::attachment_view::{
     attachment_states, configured_viewer, viewer_argv, AttachmentPage, AttachmentState,
     AttachmentStates, AttachmentStats, DEFAULT_VIEWER,
 };
-pub use attachments::{AttachReport, ATTACH_JOB};
-pub use embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
-pub use ingest::{IngestPhase, IngestProgress, IngestReport};
-pub use llm::{LlmAnswerer, LlmConfig};
+pub use mailbox::remove::RemoveReport;
+pub use mailbox::stats::Stats;
 pub use open::{STORE_OPEN_THREAD, STORE_OPEN_TIMEOUT};
-pub use prepare::format_date;
-pub use reconcile::{ReconcileReport, StatusReport, WorkGaps};
-pub use remove::RemoveReport;
-pub use retrieval_eval::{parse_questions, quote_free_text, ModeScores, RetrievalQuestion};
-pub use retrieve::{
+pub use retrieval::retrieval_eval::{
+    parse_questions, quote_free_text, ModeScores, RetrievalQuestion,
+};
+pub use retrieval::retrieve::{
     ChunkRef, FusionWeights, Retrieval, RetrieveHints, RetrieveOptions, RetrievedHit, SearchMode,
     StageScores,
 };
-pub use search::{SearchHit, SearchOrder};
-pub use sessions::session_path;
-pub use stats::Stats;
+pub use retrieval::search::{SearchHit, SearchOrder};
+pub use sync::access::EngineAccess;
+pub use sync::watch::{watch_accounts, AccountOutcome, SyncEvent, WatchCommand, WatchOptions};
 pub use sync::{sync_account, AccountReport, FolderReport, SyncOptions, SyncReport};
-pub use watch::{watch_accounts, AccountOutcome, SyncEvent, WatchCommand, WatchOptions};
 
-use crate::index::embed::{EmbedError, Embedder};
-use crate::index::lexical::{LexicalError, LexicalIndex};
+use crate::index::embed::EmbedError;
+use crate::index::lexical::LexicalError;
 use crate::index::vector::{VectorError, VectorIndex};
 use crate::mail::model::{MessageKey, ThreadId};
 use crate::query::syntax::QueryError;
-use crate::retrieve::gate::Gate;
 use crate::source::SourceError;
 use crate::store::jobs::{JobError, JobQueue};
 use crate::store::{Store, StoreError, StoredMessage};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -121,7 +96,7 @@ pub struct EngineConfig {
     /// ONNX Runtime threads for embedding.
     pub embed_threads: usize,
     /// How hybrid retrieval weighs its lists.
-    pub fusion: retrieve::FusionWeights,
+    pub fusion: retrieval::retrieve::FusionWeights,
 }
 
 impl Default for EngineConfig {
@@ -131,7 +106,7 @@ impl Default for EngineConfig {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(2),
-            fusion: retrieve::FusionWeights::default(),
+            fusion: retrieval::retrieve::FusionWeights::default(),
         }
     }
 }
@@ -140,21 +115,14 @@ pub type Result<T> = std::result::Result<T, EngineError>;
 
 pub struct Engine {
     data_dir: PathBuf,
+    /// The mail, the source of truth every service reads.
     store: Store,
-    /// The user's tags, kept apart from everything derived from the mail.
-    tags: crate::store::tags::Tags,
-    lexical: LexicalIndex,
-    vectors: VectorIndex,
+    mailbox: mailbox::UserState,
+    retrieval: retrieval::Indexes,
+    models: ask::Models,
+    /// The durable background jobs (attachments, embedding).
     jobs: JobQueue,
-    embedder: OnceLock<Arc<Embedder>>,
-    /// The reader, loaded on the first question; None when it is not installed.
-    reader: OnceLock<Option<std::result::Result<Arc<crate::index::reader::Reader>, String>>>,
-    /// The reader's span head, loaded with the first short answer.
-    span_head:
-        OnceLock<Option<std::result::Result<Arc<crate::index::span_head::SpanHead>, String>>>,
-    gate: Gate,
     config: EngineConfig,
-    cached_context: Mutex<Option<(u64, MailboxContext)>>,
     /// What opening the data directory repaired, for front ends to show.
     open_notes: Vec<String>,
 }
@@ -192,15 +160,16 @@ impl Engine {
         let stored: std::collections::HashSet<u64> =
             self.store.distinct_embed_ids()?.into_iter().collect();
         let unused: Vec<u64> = self
+            .retrieval
             .vectors
             .ids()
             .filter(|id| !stored.contains(id))
             .collect();
         for id in &unused {
-            self.vectors.remove(*id);
+            self.retrieval.vectors.remove(*id);
         }
         if !unused.is_empty() {
-            self.vectors.compact()?;
+            self.retrieval.vectors.compact()?;
         }
         Ok(unused.len())
     }
@@ -214,7 +183,7 @@ impl Engine {
     }
 
     pub fn vectors(&self) -> &VectorIndex {
-        &self.vectors
+        &self.retrieval.vectors
     }
 
     pub fn set_config(&mut self, config: EngineConfig) {
@@ -228,7 +197,7 @@ impl Engine {
         paths: &[PathBuf],
         progress: &mut dyn FnMut(&IngestProgress),
     ) -> Result<IngestReport> {
-        ingest::run(self, paths, progress)
+        jobs::ingest::run(self, paths, progress)
     }
 
     /// Adds (or, for `replace`, updates) the tantivy documents of these messages.
@@ -247,22 +216,23 @@ impl Engine {
                 .thread_of(key)?
                 .unwrap_or_else(|| ThreadId::of_root(key));
             let pages = self.store.attachment_search_text(&msg)?;
-            self.lexical
+            self.retrieval
+                .lexical
                 .upsert_with_attachments(&msg, thread, *replace, &pages)?;
             indexed += 1;
             if i % 4096 == 0 {
                 progress(i, keys.len());
-                memory::release_free_memory();
+                ask::memory::release_free_memory();
             }
         }
-        self.lexical.commit()?;
+        self.retrieval.lexical.commit()?;
         progress(keys.len(), keys.len());
         Ok(indexed)
     }
 
     /// Rebuilds the tantivy index from sled.
     pub fn reindex(&mut self, progress: &mut dyn FnMut(usize, usize)) -> Result<usize> {
-        self.lexical.clear()?;
+        self.retrieval.lexical.clear()?;
         let keys: Vec<(MessageKey, bool)> = self
             .store
             .messages()

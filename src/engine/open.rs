@@ -66,8 +66,8 @@ impl Engine {
     /// tantivy, `vectors/` for embeddings. See the module documentation for what is
     /// checked and repaired.
     pub fn open(data_dir: &Path) -> Result<Self> {
-        super::privacy::make_private(data_dir).map_err(|e| StoreError::Sled(e.into()))?;
-        super::privacy::remove_stale_viewer_copies();
+        super::mailbox::privacy::make_private(data_dir).map_err(|e| StoreError::Sled(e.into()))?;
+        super::mailbox::privacy::remove_stale_viewer_copies();
         let store = open_store_bounded(&data_dir.join("store"))?;
         let mut notes = Vec::new();
         let lexical_dir = data_dir.join("lexical");
@@ -100,47 +100,53 @@ impl Engine {
         let mut engine = Self {
             data_dir: data_dir.to_path_buf(),
             store,
-            tags,
-            lexical,
-            vectors,
+            mailbox: super::mailbox::UserState {
+                tags,
+                context: Mutex::new(None),
+            },
+            retrieval: super::retrieval::Indexes {
+                lexical,
+                vectors,
+                embedder: OnceLock::new(),
+                gate: Gate::default(),
+            },
+            models: super::ask::Models::default(),
             jobs,
-            embedder: OnceLock::new(),
-            reader: OnceLock::new(),
-            span_head: OnceLock::new(),
-            gate: Gate::default(),
             config: EngineConfig::default(),
-            cached_context: Mutex::new(None),
             open_notes: Vec::new(),
         };
         // Renames of Maildir files a stopped process began (a flag, a move): the
         // store follows those that happened, and their documents are owed.
-        super::moves::settle_renames(&engine.store)?;
+        super::mailbox::moves::settle_renames(&engine.store)?;
         // Documents owed: a process stopped between storing mail and committing its
         // documents (ingest threads, then indexes); finish both.
         let owed = engine.store.documents_owed()?;
         if owed {
-            super::threading::rethread(&engine.store)?;
+            super::mailbox::threading::rethread(&engine.store)?;
         }
-        if rebuild || owed || engine.lexical.doc_count() == 0 && engine.store.has_messages()? {
+        if rebuild
+            || owed
+            || engine.retrieval.lexical.doc_count() == 0 && engine.store.has_messages()?
+        {
             engine.reindex(&mut |_, _| {})?;
         }
         // A store written before thread facts held folders and copies, once: copies
         // join threads, so the documents of messages whose thread changed follow.
         if engine.store.complete_facts()? > 0 {
-            super::ingest::rethread_and_index(
+            super::jobs::ingest::rethread_and_index(
                 &mut engine,
                 &[],
-                super::ingest::AddedDocuments::Indexed,
+                super::jobs::ingest::AddedDocuments::Indexed,
                 &mut |_| {},
             )?;
         }
         let done = engine.jobs.counts(super::EMBED_JOB)?.done;
-        let vectors_short = (engine.vectors.len() as u64) < done;
+        let vectors_short = (engine.retrieval.vectors.len() as u64) < done;
         let mut lost = 0;
         if engine.store.derived_work_owed()? || vectors_short {
             lost = engine.reconcile_derived_work()?.vectors_requeued;
         }
-        if let Some(note) = vectors_lost_note(engine.vectors.damaged_records(), lost) {
+        if let Some(note) = vectors_lost_note(engine.retrieval.vectors.damaged_records(), lost) {
             notes.push(note);
         }
         engine.open_notes = notes;
@@ -219,7 +225,7 @@ const ROOTS_FILE: &str = "roots.json";
 pub(super) fn record_mail_roots(data_dir: &Path, roots: &[String]) -> Result<()> {
     let json = serde_json::to_vec_pretty(roots).unwrap_or_default();
     let tmp = data_dir.join(format!("{ROOTS_FILE}.tmp"));
-    super::privacy::write_private(&tmp, &json)
+    super::mailbox::privacy::write_private(&tmp, &json)
         .and_then(|()| std::fs::rename(&tmp, data_dir.join(ROOTS_FILE)))
         .map_err(|e| StoreError::Sled(e.into()))?;
     Ok(())

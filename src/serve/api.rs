@@ -8,7 +8,7 @@ use crate::answer::Answerer;
 use crate::engine::handle::{
     AttachedFrontEnd, EngineEvent, EngineHandle, EngineRequest, Question, Requester,
 };
-use crate::engine::moves::MoveTarget;
+use crate::engine::mailbox::moves::MoveTarget;
 use crate::engine::{AskEvent, EngineError, LlmAnswerer, LlmConfig, RetrieveOptions, SearchMode};
 use serde_json::{json, Value};
 use std::path::PathBuf;

@@ -10,7 +10,7 @@ use super::panes::chat::{ChatTurn, Scope};
 use super::panes::evidence::quote_span;
 use super::panes::reader::{Highlight, ReaderState};
 use crate::engine::handle::EngineRequest;
-use crate::engine::moves::MoveTarget;
+use crate::engine::mailbox::moves::MoveTarget;
 use crate::mail::compose::DraftKind;
 use crate::mail::model::{MessageKey, ThreadId};
 use tui_textarea::TextArea;

@@ -9,8 +9,8 @@
 
 use super::app::App;
 use super::keymap::Mode;
-use crate::engine::compose::{DraftStarted, SentMail};
 use crate::engine::handle::{EngineRequest, RequestId};
+use crate::engine::mailbox::compose::{DraftStarted, SentMail};
 use crate::mail::compose::DraftKind;
 use crate::mail::model::MessageKey;
 use crossterm::event::{KeyCode, KeyEvent};

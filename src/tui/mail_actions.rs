@@ -3,10 +3,10 @@
 
 use super::app::App;
 use super::keymap::Mode;
-use crate::engine::expunge::ExpungeReport;
-use crate::engine::flags::FlagOutcome;
 use crate::engine::handle::{EngineRequest, RequestId};
-use crate::engine::moves::{MoveOutcome, MoveTarget};
+use crate::engine::mailbox::expunge::ExpungeReport;
+use crate::engine::mailbox::flags::FlagOutcome;
+use crate::engine::mailbox::moves::{MoveOutcome, MoveTarget};
 use crate::mail::model::MessageKey;
 use std::collections::HashSet;
 

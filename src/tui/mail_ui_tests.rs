@@ -261,7 +261,7 @@ fn open_this(
 
 #[test]
 fn a_reply_goes_to_the_editor_then_asks_and_a_failed_send_keeps_the_draft() {
-    use crate::engine::compose::DraftStarted;
+    use crate::engine::mailbox::compose::DraftStarted;
     use crate::mail::compose::DraftKind;
     let mut app = app(Theme::plain());
     let shown = open_message(&mut app);
@@ -334,7 +334,7 @@ fn a_reply_goes_to_the_editor_then_asks_and_a_failed_send_keeps_the_draft() {
         .expect("p postpones");
     app.handle(AppEvent::Engine(EngineEvent::DraftPostponed {
         req: postpone,
-        postponed: Box::new(crate::engine::compose::PostponedDraft {
+        postponed: Box::new(crate::engine::mailbox::compose::PostponedDraft {
             kept_in: "mail/drafts".into(),
             root: Some("/mail".into()),
             to_server: None,
@@ -514,7 +514,7 @@ fn links_attachments_and_folders_are_chosen_from_numbered_lists() {
     // The folder below its Maildir root, as a move names it.
     assert_eq!(
         target,
-        crate::engine::moves::MoveTarget::Folder("work/2024".into())
+        crate::engine::mailbox::moves::MoveTarget::Folder("work/2024".into())
     );
 }
 
@@ -532,7 +532,7 @@ fn expunges(app: &mut super::App) -> Vec<(u64, bool)> {
 fn trash_holds(req: u64, removed: usize, done: bool) -> AppEvent {
     AppEvent::Engine(EngineEvent::Expunged {
         req,
-        report: crate::engine::expunge::ExpungeReport {
+        report: crate::engine::mailbox::expunge::ExpungeReport {
             done,
             removed,
             kept_elsewhere: 0,

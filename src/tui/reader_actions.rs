@@ -8,7 +8,7 @@ use super::keymap::Mode;
 use super::panes::folders::folder_rows;
 use super::panes::picker::{ItemPicker, PickFor, PickerStep};
 use crate::engine::handle::{EngineRequest, RequestId};
-use crate::engine::moves::MoveTarget;
+use crate::engine::mailbox::moves::MoveTarget;
 use crate::mail::model::MessageKey;
 use crate::store::StoredMessage;
 use crossterm::event::KeyEvent;
@@ -32,7 +32,7 @@ pub enum PromptFor {
     /// The name of a saved view of this query.
     ViewName(String),
     /// Tags to add and remove.
-    Tag(crate::engine::tagging::TagTarget),
+    Tag(crate::engine::mailbox::tagging::TagTarget),
 }
 
 /// Why the raw message was asked for.
@@ -228,7 +228,7 @@ impl App {
         let Some(msg) = self.shown_message() else {
             return self.status.note("open a message to reach its links");
         };
-        let links = crate::engine::message_files::links(&msg.body);
+        let links = crate::engine::mailbox::message_files::links(&msg.body);
         match links.as_slice() {
             [] => self.status.note("the message has no links"),
             [one] => {

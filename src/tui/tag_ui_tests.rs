@@ -6,7 +6,7 @@ use super::mail_ui_tests::enter;
 use super::render_tests::{app, draw, key_event, text};
 use super::theme::Theme;
 use crate::engine::handle::{EngineEvent, EngineRequest};
-use crate::engine::tagging::{TagReport, TagTarget};
+use crate::engine::mailbox::tagging::{TagReport, TagTarget};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 fn tab() -> AppEvent {
@@ -142,7 +142,7 @@ fn mute_tags_reads_and_archives_the_thread_and_a_second_press_unmutes() {
         .filter_map(|r| match r {
             EngineRequest::Move {
                 key,
-                target: crate::engine::moves::MoveTarget::Archive,
+                target: crate::engine::mailbox::moves::MoveTarget::Archive,
                 ..
             } => Some(*key),
             _ => None,

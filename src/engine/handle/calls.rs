@@ -6,9 +6,9 @@
 use super::{EngineRequest, Requester};
 use crate::answer::conversation::Conversation;
 use crate::answer::Answerer;
-use crate::engine::expunge::ExpungeReport;
-use crate::engine::moves::{MoveReport, MoveTarget};
-use crate::engine::tagging::TagReport;
+use crate::engine::mailbox::expunge::ExpungeReport;
+use crate::engine::mailbox::moves::{MoveReport, MoveTarget};
+use crate::engine::mailbox::tagging::TagReport;
 use crate::engine::{
     AddressEntry, AskEvent, AskOptions, AskOutcome, AttachmentState, EvalItem, EvalReport,
     IngestProgress, IngestReport, Result, Retrieval, RetrieveOptions, Stats, StatusReport,

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 pub(super) fn serve(shared: &Shared, request: EngineRequest) {
     match request {
         EngineRequest::StartDraft { req, kind, of } => {
-            match crate::engine::compose::start_draft(
+            match crate::engine::mailbox::compose::start_draft(
                 &shared.store,
                 &shared.data_dir,
                 &shared.compose,
@@ -29,7 +29,7 @@ pub(super) fn serve(shared: &Shared, request: EngineRequest) {
             original,
         } => {
             let original = original.as_ref().map(|(k, kind)| (k, *kind));
-            let result = crate::engine::compose::send_draft(
+            let result = crate::engine::mailbox::compose::send_draft(
                 &shared.store,
                 &shared.data_dir,
                 &shared.compose,
@@ -56,7 +56,7 @@ pub(super) fn serve(shared: &Shared, request: EngineRequest) {
             path,
             original,
         } => {
-            let result = crate::engine::compose::postpone_draft(
+            let result = crate::engine::mailbox::compose::postpone_draft(
                 &shared.store,
                 &shared.data_dir,
                 &shared.compose,
@@ -79,7 +79,7 @@ pub(super) fn serve(shared: &Shared, request: EngineRequest) {
             }
         }
         EngineRequest::DiscardDraft { req, path } => {
-            match crate::engine::compose::discard_draft(&shared.data_dir, &path) {
+            match crate::engine::mailbox::compose::discard_draft(&shared.data_dir, &path) {
                 Ok(()) => shared.emit(EngineEvent::DraftDiscarded { req }),
                 Err(e) => shared.error(Some(req), e),
             }

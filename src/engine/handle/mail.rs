@@ -12,7 +12,7 @@ pub(super) fn serve(shared: &Shared, request: EngineRequest) {
     match request {
         EngineRequest::SetFlag { req, key, flag, on } => {
             // The store alone: an ingest holding the engine does not delay it.
-            match crate::engine::flags::set_flag(&shared.store, &key, flag, on) {
+            match crate::engine::mailbox::flags::set_flag(&shared.store, &key, flag, on) {
                 Ok(outcome) => {
                     for account in &outcome.to_servers {
                         shared.push_to_server(account);
@@ -82,7 +82,7 @@ pub(super) fn serve(shared: &Shared, request: EngineRequest) {
             // IMAP mail is fetched from its server (this runs on a blocking thread
             // of the handle's runtime, so it may wait there).
             let raw = tokio::runtime::Handle::current().block_on(
-                crate::engine::message_files::raw_message_anywhere(
+                crate::engine::mailbox::message_files::raw_message_anywhere(
                     &shared.store,
                     &shared.accounts,
                     &key,
@@ -99,7 +99,7 @@ pub(super) fn serve(shared: &Shared, request: EngineRequest) {
             key,
             index,
             path,
-        } => match crate::engine::message_files::save_attachment_as(
+        } => match crate::engine::mailbox::message_files::save_attachment_as(
             &shared.store,
             &key,
             index,

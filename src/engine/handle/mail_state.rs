@@ -2,7 +2,7 @@
 //! in use, and how many messages queries match (the counts beside saved views).
 
 use super::{EngineEvent, RequestId, Shared};
-use crate::engine::tagging::TagTarget;
+use crate::engine::mailbox::tagging::TagTarget;
 use crate::engine::EngineError;
 
 /// Tags a thread or a message; every front end hears the thread's tags.

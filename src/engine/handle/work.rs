@@ -376,7 +376,7 @@ pub(super) fn thread_messages(
         }
     }
     messages.sort_by_key(|m| m.date);
-    let (messages, also_in) = crate::engine::copies::one_per_email(messages, show);
+    let (messages, also_in) = crate::engine::mailbox::copies::one_per_email(messages, show);
     for m in &messages {
         if !m.attachments.is_empty() {
             view.attachments.insert(m.key, attachment_states(store, m)?);
@@ -392,7 +392,7 @@ pub(super) fn thread_messages(
 pub(super) struct ThreadView {
     pub messages: Vec<StoredMessage>,
     pub attachments: AttachmentStates,
-    pub also_in: crate::engine::copies::AlsoIn,
+    pub also_in: crate::engine::mailbox::copies::AlsoIn,
 }
 
 /// Writes the named attachment of a message under the data dir's `open/` folder.

@@ -2,8 +2,8 @@
 //! and disclaimers folded to one line each (toggle), attachments listed. The evidence
 //! pane shows a cited message with the same code.
 
-use crate::engine::copies::AlsoIn;
 use crate::engine::handle::RequestId;
+use crate::engine::mailbox::copies::AlsoIn;
 use crate::engine::{AttachmentState, AttachmentStates};
 use crate::mail::clean::SegmentKind;
 use crate::mail::model::{display_list, MessageKey, ThreadId};
