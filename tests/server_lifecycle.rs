@@ -254,17 +254,27 @@ fn a_repair_on_opening_reaches_the_client_with_the_right_count() {
     // The next command starts a server, which repairs the file on opening: its
     // user hears of it, with the number of texts to embed again.
     let out = quoth(&runtime, &dir)
-        .arg("status")
+        .args(["--json", "status"])
         .output()
         .expect("status runs");
     servers.0.push(server_of(&runtime, &dir));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let said = format!(
-        "note: the vector file was damaged: {} texts lost their vectors",
+        "the vector file was damaged: {} texts lost their vectors",
         records - kept
     );
-    assert!(stderr.contains(&said), "expected {said:?} in:\n{stderr}");
+    assert!(
+        stderr.contains(&format!("note: {said}")),
+        "expected {said:?} in:\n{stderr}"
+    );
+    // And in the JSON's notes.
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json status");
+    let notes = status["notes"].as_array().expect("notes").clone();
+    assert!(
+        notes.iter().any(|n| n.as_str().is_some_and(|n| n.contains(&said))),
+        "expected {said:?} in the JSON notes: {notes:?}"
+    );
     // Told once.
     let again = quoth(&runtime, &dir)
         .arg("status")

@@ -218,7 +218,20 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         Command::Embed => ingest::embed(&mut connect(&data_dir)?, json),
         Command::Status => {
-            let v = connect(&data_dir)?.call(Op::Status, &mut |_| {})?;
+            let mut client = connect(&data_dir)?;
+            let mut v = client.call(Op::Status, &mut |_| {})?;
+            // The JSON carries every note this command's user was told, the
+            // greeting's (what the server found on opening, on stderr already) first.
+            let notes = v.get_mut("notes").and_then(|n| n.as_array_mut());
+            if let Some(notes) = notes.filter(|_| json) {
+                let told = client
+                    .greeting
+                    .notes
+                    .iter()
+                    .cloned()
+                    .map(serde_json::Value::from);
+                notes.splice(0..0, told);
+            }
             ingest::status_of_server(v, json)
         }
         Command::Count { query } => count::run(&data_dir, &query, json),
