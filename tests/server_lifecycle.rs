@@ -272,7 +272,9 @@ fn a_repair_on_opening_reaches_the_client_with_the_right_count() {
     let status: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json status");
     let notes = status["notes"].as_array().expect("notes").clone();
     assert!(
-        notes.iter().any(|n| n.as_str().is_some_and(|n| n.contains(&said))),
+        notes
+            .iter()
+            .any(|n| n.as_str().is_some_and(|n| n.contains(&said))),
         "expected {said:?} in the JSON notes: {notes:?}"
     );
     // Told once.

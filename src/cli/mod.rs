@@ -33,7 +33,6 @@ mod views;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use quoth::engine::Engine;
 use quoth::serve::client::Client;
 use quoth::serve::protocol::Op;
 use std::path::PathBuf;
@@ -334,29 +333,11 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         Command::Quarantine => quarantine::run(&mut connect(&data_dir)?, json),
         Command::Reindex => reindex::run(&mut connect(&data_dir)?, json),
-        Command::Rebuild => {
-            server_start::stop_background(&data_dir)?;
-            if Client::connect(&data_dir)?.is_some() {
-                anyhow::bail!(
-                    "{} is in use by a running Quoth (its UI or `quoth serve`), and a rebuild \
-                     needs it to itself: quit that first",
-                    data_dir.display()
-                );
-            }
-            reindex::rebuild(&data_dir, json)
-        }
+        Command::Rebuild => reindex::rebuild(&data_dir, json),
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),
         Command::Bench(args) => crate::bench::run(args, json),
         Command::Sync(args) => sync::run(&data_dir, args, json),
-        Command::Serve(args) => {
-            // A background server started for a command must not stop another that
-            // won the race for the data directory; a foreground one takes over.
-            let engine = match args.idle_exit {
-                Some(_) => open_as_found(&data_dir)?,
-                None => open(&data_dir)?,
-            };
-            serve::run_server(engine, &data_dir, args)
-        }
+        Command::Serve(args) => serve::run_server(&data_dir, args),
     }
 }
 
@@ -384,35 +365,4 @@ fn connect(data_dir: &std::path::Path) -> Result<Client> {
         eprintln!("note: {}", output::safe_line(note));
     }
     Ok(client)
-}
-
-/// Opens the data directory in this process, once a background server holding it
-/// has stopped.
-fn open(data_dir: &std::path::Path) -> Result<Engine> {
-    server_start::stop_background(data_dir)?;
-    open_as_found(data_dir)
-}
-
-/// Opens the data directory in this process; fails while another process holds it.
-fn open_as_found(data_dir: &std::path::Path) -> Result<Engine> {
-    let engine = match Engine::open(data_dir) {
-        Ok(e) => e,
-        // A command that needs the data directory to itself, while a UI or
-        // `quoth serve` holds it.
-        Err(e) if matches!(Client::connect(data_dir), Ok(Some(_))) => anyhow::bail!(
-            "{} is in use by a running Quoth (its UI or `quoth serve`), and this command \
-             needs it to itself: quit that first ({e})",
-            data_dir.display()
-        ),
-        Err(e) => {
-            return Err(anyhow::Error::new(e).context(format!(
-                "opening the Quoth data directory {}",
-                data_dir.display()
-            )))
-        }
-    };
-    for note in engine.open_notes() {
-        eprintln!("note: {note}");
-    }
-    Ok(engine)
 }

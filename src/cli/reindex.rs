@@ -2,7 +2,6 @@
 
 use super::output::print_json;
 use anyhow::Result;
-use quoth::engine::Engine;
 
 /// Reindexes in the data directory's server (its reads wait meanwhile).
 pub fn run(client: &mut quoth::serve::client::Client, json: bool) -> Result<i32> {
@@ -28,7 +27,7 @@ fn report(v: &serde_json::Value, json: bool) -> Result<i32> {
 /// `quoth rebuild`: a new store from the recorded sources, then the attachment and
 /// embedding jobs (texts whose vector was kept finish at once).
 pub fn rebuild(data_dir: &std::path::Path, json: bool) -> Result<i32> {
-    let report = Engine::rebuild(data_dir, &mut |_| {})?;
+    let report = quoth::serve::host::rebuild(data_dir, &mut |_| {})?;
     if json {
         print_json(&report)?;
     } else {

@@ -1,8 +1,7 @@
 //! `quoth serve [--http ADDR] [--allow-remote] [--idle-exit SECONDS]`
 
 use anyhow::{Context, Result};
-use quoth::engine::Engine;
-use quoth::serve::{run, ServeOptions};
+use quoth::serve::ServeOptions;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
@@ -21,14 +20,18 @@ pub struct ServeArgs {
     pub idle_exit: Option<u64>,
 }
 
-pub fn run_server(engine: Engine, data_dir: &Path, args: ServeArgs) -> Result<i32> {
+/// Serves the data directory in the foreground, or, with an idle limit, as the
+/// background server a command started (which must not stop another that won the
+/// race for the data directory; a foreground one takes over).
+pub fn run_server(data_dir: &Path, args: ServeArgs) -> Result<i32> {
+    let take_over = args.idle_exit.is_none();
     let opts = ServeOptions {
         data_dir: data_dir.to_path_buf(),
         http: args.http,
         allow_remote: args.allow_remote,
         idle_exit: args.idle_exit.map(Duration::from_secs),
     };
-    run(engine, opts, |l| {
+    quoth::serve::host::serve(data_dir, take_over, opts, |l| {
         eprintln!("quoth serve: listening on {}", l.socket.display());
         if let Some(addr) = l.http {
             // Scripts read the bound address from this line (port 0 picks one).

@@ -63,8 +63,6 @@ pub fn connect_or_start(data_dir: &Path) -> Result<Client> {
 /// Serves the data directory from a thread of this process, which ends with it:
 /// the same server, reached through the same client, as a background one.
 fn start_here(data_dir: &Path) -> Result<Client> {
-    let engine = quoth::engine::Engine::open(data_dir)
-        .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))?;
     let opts = ServeOptions {
         data_dir: data_dir.to_path_buf(),
         http: None,
@@ -73,10 +71,11 @@ fn start_here(data_dir: &Path) -> Result<Client> {
     };
     let (ready, listening) = std::sync::mpsc::channel::<Result<(), String>>();
     let failed = ready.clone();
+    let dir = data_dir.to_path_buf();
     let thread = std::thread::Builder::new()
         .name("quoth-server".into())
         .spawn(move || {
-            if let Err(e) = quoth::serve::run(engine, opts, |_| {
+            if let Err(e) = quoth::serve::host::serve(&dir, false, opts, |_| {
                 let _ = ready.send(Ok(()));
             }) {
                 let _ = failed.send(Err(e.to_string()));

@@ -7,8 +7,7 @@
 use anyhow::{Context, Result};
 use quoth::answer::Answerer;
 use quoth::config::{ComposeConfig, Config};
-use quoth::engine::handle::{EngineHandle, EngineRequest, HandleOptions, SendRequest};
-use quoth::engine::Engine;
+use quoth::engine::handle::{EngineRequest, HandleOptions, SendRequest};
 use quoth::mail::model::MessageKey;
 use quoth::serve::attach::StartServer;
 use quoth::source::imap::AccountConfig;
@@ -260,41 +259,22 @@ fn own_engine(
     accounts: Vec<AccountConfig>,
     compose: ComposeConfig,
 ) -> Result<Owned> {
-    let answerer = answerer(args.llm)?;
-    let engine = open(data_dir)?;
-    // What opening the data directory repaired, where the user looks: the status bar.
-    let mut notes = engine.open_notes().to_vec();
-    let reveal = match args.open.as_deref().map(|id| engine.find_message(id)) {
-        Some(Ok(m)) => Some(m.key),
-        Some(Err(e)) => {
-            notes.push(format!("cannot open that message: {e}"));
-            None
-        }
-        None => None,
-    };
     let options = HandleOptions {
         accounts,
         compose,
         ..HandleOptions::default()
     };
-    let (handle, events) = EngineHandle::start_with(engine, answerer, runtime.handle(), options);
-    // While the UI runs, the CLI, other clients and the UIs of other terminals reach
-    // the engine through it.
-    let api = quoth::serve::api::Api::over(&handle).with_front_end();
-    if let Some(key) = reveal {
-        handle.send(EngineRequest::Reveal { key });
-    }
-    let alongside = match quoth::serve::serve_alongside(api, data_dir, runtime.handle()) {
-        Ok(a) => Some(a),
-        Err(e) => {
-            notes.push(format!("other clients cannot reach this UI: {e}"));
-            None
-        }
-    };
+    let own = quoth::serve::host::own_front_end(
+        data_dir,
+        runtime.handle(),
+        answerer(args.llm)?,
+        options,
+        args.open.as_deref(),
+    )?;
     Ok(Owned {
-        link: EngineLink::local(handle, events),
-        alongside,
-        notes,
+        link: EngineLink::local(own.handle, own.events),
+        alongside: own.alongside,
+        notes: own.notes,
     })
 }
 
@@ -356,10 +336,4 @@ async fn run_ui(
             app.pipe_done(result);
         }
     }
-}
-
-fn open(data_dir: &Path) -> Result<Engine> {
-    super::server_start::stop_background(data_dir)?;
-    Engine::open(data_dir)
-        .with_context(|| format!("opening the Quoth data directory {}", data_dir.display()))
 }

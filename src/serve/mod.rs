@@ -12,6 +12,7 @@
 pub mod api;
 pub mod attach;
 pub mod client;
+pub mod host;
 pub mod http;
 pub mod identity;
 pub mod lifetime;
