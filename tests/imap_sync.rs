@@ -806,6 +806,29 @@ impl Drop for KillOnDrop {
     }
 }
 
+/// `quoth serve` in the foreground on a new data directory, once it listens, with
+/// its stderr, which is kept open to the end: the server's later lines must have
+/// somewhere to go.
+fn foreground_server(data: &Path) -> (KillOnDrop, std::io::BufReader<std::process::ChildStderr>) {
+    std::fs::create_dir_all(data).expect("data dir");
+    let mut held = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_quoth"))
+            .arg("--data-dir")
+            .arg(data)
+            .arg("serve")
+            .env_remove("QUOTH_INLINE")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("quoth serve starts"),
+    );
+    let mut log = std::io::BufReader::new(held.0.stderr.take().expect("stderr"));
+    let mut listening = String::new();
+    std::io::BufRead::read_line(&mut log, &mut listening).expect("reads");
+    assert!(listening.contains("listening"), "{listening}");
+    (held, log)
+}
+
 #[test]
 fn a_sync_runs_in_the_server_that_holds_the_data_directory() {
     let Some(server) = Dovecot::start() else {
@@ -824,24 +847,8 @@ fn a_sync_runs_in_the_server_that_holds_the_data_directory() {
     let config = server.write_config(ACCOUNT, PASSWORD, server.port);
     let work = tempfile::tempdir().expect("work dir");
     let data = work.path().join("data");
-    std::fs::create_dir_all(&data).expect("data dir");
     // A server in the foreground holds the data directory, as an open UI does.
-    let mut held = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_quoth"))
-            .arg("--data-dir")
-            .arg(&data)
-            .arg("serve")
-            .env_remove("QUOTH_INLINE")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("quoth serve starts"),
-    );
-    // Kept open to the end: the server's later lines must have somewhere to go.
-    let mut log = std::io::BufReader::new(held.0.stderr.take().expect("stderr"));
-    let mut listening = String::new();
-    std::io::BufRead::read_line(&mut log, &mut listening).expect("reads");
-    assert!(listening.contains("listening"), "{listening}");
+    let (held, _log) = foreground_server(&data);
 
     let out = quoth_cli(
         &data,
@@ -899,23 +906,7 @@ fn a_watch_runs_in_the_server_that_holds_the_data_directory_and_ends_with_its_cl
     let config = server.write_config(ACCOUNT, PASSWORD, server.port);
     let work = tempfile::tempdir().expect("work dir");
     let data = work.path().join("data");
-    std::fs::create_dir_all(&data).expect("data dir");
-    // A server in the foreground holds the data directory, as an open UI does.
-    let mut held = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_quoth"))
-            .arg("--data-dir")
-            .arg(&data)
-            .arg("serve")
-            .env_remove("QUOTH_INLINE")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("quoth serve starts"),
-    );
-    let mut log = std::io::BufReader::new(held.0.stderr.take().expect("stderr"));
-    let mut listening = String::new();
-    std::io::BufRead::read_line(&mut log, &mut listening).expect("reads");
-    assert!(listening.contains("listening"), "{listening}");
+    let (_held, _log) = foreground_server(&data);
     assert!(!server_watching(&data));
 
     let mut command = quoth(&data, &config, &["--watch"]);
