@@ -352,7 +352,13 @@ fn start_watch(
     data: &Path,
     config: &Path,
 ) -> (std::process::Child, mpsc::Receiver<serde_json::Value>) {
-    let mut watch = quoth(data, config, &["--watch"])
+    spawn_watch(quoth(data, config, &["--watch"]))
+}
+
+/// Starts a `quoth sync --watch` command with `--json` and returns it with a
+/// channel of its events.
+fn spawn_watch(mut command: Command) -> (std::process::Child, mpsc::Receiver<serde_json::Value>) {
+    let mut watch = command
         .arg("--json")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -909,28 +915,11 @@ fn a_watch_runs_in_the_server_that_holds_the_data_directory_and_ends_with_its_cl
     let (_held, _log) = foreground_server(&data);
     assert!(!server_watching(&data));
 
+    // The watch goes to the server that holds the data directory.
     let mut command = quoth(&data, &config, &["--watch"]);
-    let (mut watch, rx) = {
-        let mut child = command
-            .env_remove("QUOTH_INLINE")
-            .arg("--json")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("watch starts");
-        let (tx, rx) = mpsc::channel();
-        let stdout = child.stdout.take().expect("stdout");
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Ok(v) = serde_json::from_str::<serde_json::Value>(&line) {
-                    if tx.send(v).is_err() {
-                        return;
-                    }
-                }
-            }
-        });
-        (KillOnDrop(child), rx)
-    };
+    command.env_remove("QUOTH_INLINE");
+    let (child, rx) = spawn_watch(command);
+    let mut watch = KillOnDrop(child);
     next_event(&rx, "idling");
     assert!(server_watching(&data), "the server runs the watch");
     rt.block_on(async {
