@@ -6,6 +6,7 @@ use crate::engine::Engine;
 use crate::index::embed::ModelPaths;
 use crate::index::reader::Reader;
 use crate::index::span_head::SpanHead;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Threads of the reader's session: a question's candidates are one short batch.
@@ -15,38 +16,23 @@ impl Engine {
     /// The reader: None when its model (or the embedding model's runtime and
     /// tokenizer, which it shares) is not installed, an error when it would not load.
     pub fn reader(&self) -> Option<Result<Arc<Reader>, String>> {
-        self.models
-            .reader
-            .get_or_init(|| {
-                let paths = ModelPaths::locate(&self.data_dir).ok()?;
-                let model = Reader::locate(&paths)?;
-                Some(
-                    Reader::load(&paths, &model, READER_THREADS)
-                        .map(Arc::new)
-                        .map_err(|e| {
-                            format!("the reader did not load from {}: {e}", model.display())
-                        }),
-                )
-            })
-            .clone()
+        load_once(&self.models.reader, &self.data_dir, "the reader", |paths| {
+            let model = Reader::locate(paths)?;
+            Some((Reader::load(paths, &model, READER_THREADS), model))
+        })
     }
 
     /// The span head, as [`Engine::reader`].
     pub fn span_head(&self) -> Option<Result<Arc<SpanHead>, String>> {
-        self.models
-            .span_head
-            .get_or_init(|| {
-                let paths = ModelPaths::locate(&self.data_dir).ok()?;
-                let model = SpanHead::locate(&paths)?;
-                Some(
-                    SpanHead::load(&paths, &model, READER_THREADS)
-                        .map(Arc::new)
-                        .map_err(|e| {
-                            format!("the span head did not load from {}: {e}", model.display())
-                        }),
-                )
-            })
-            .clone()
+        load_once(
+            &self.models.span_head,
+            &self.data_dir,
+            "the span head",
+            |paths| {
+                let model = SpanHead::locate(paths)?;
+                Some((SpanHead::load(paths, &model, READER_THREADS), model))
+            },
+        )
     }
 
     /// The reader's logits for a question's candidates; None without the reader.
@@ -72,4 +58,25 @@ impl Engine {
         }
         notes
     }
+}
+
+/// Loads a model into `cell` the first time it is asked for: `load` locates it
+/// (None when it is not installed) and loads it; a failure is kept as a sentence
+/// naming `what` and the file.
+fn load_once<T, E: std::fmt::Display>(
+    cell: &super::Loaded<T>,
+    data_dir: &Path,
+    what: &str,
+    load: impl FnOnce(&ModelPaths) -> Option<(Result<T, E>, PathBuf)>,
+) -> Option<Result<Arc<T>, String>> {
+    cell.get_or_init(|| {
+        let paths = ModelPaths::locate(data_dir).ok()?;
+        let (loaded, model) = load(&paths)?;
+        Some(
+            loaded
+                .map(Arc::new)
+                .map_err(|e| format!("{what} did not load from {}: {e}", model.display())),
+        )
+    })
+    .clone()
 }
