@@ -6,6 +6,7 @@
 
 use super::candidates::CandidateKind;
 use super::evidence::{EvidencePack, Role};
+use super::field_answer::{card_answer, field_answer, value_overlap};
 use super::reader_input::reader_input;
 use super::select::Scored;
 use super::short_answer::{short_answer, typed_value};
@@ -33,6 +34,10 @@ const LIST_COMPANIONS: usize = 3;
 const COMPANION_SHARE: f32 = 0.7;
 /// An earlier value is shown as superseded when its passage scores this share.
 const SUPERSEDED_SHARE: f32 = 0.5;
+/// Rows among the trees' best weighed again by the values the question names, and
+/// the share of the best row's probability they must reach.
+const ROW_CHOICES: usize = 6;
+const ROW_SHARE: f32 = 0.5;
 /// Most participants listed for "who received it".
 const MAX_PARTICIPANTS: usize = 12;
 
@@ -64,6 +69,8 @@ pub fn compose(
     // asked for, about the same thing, takes the lead.
     let mut primary = best;
     let mut superseded = Vec::new();
+    // The quote shown as replaced, when a later value leads.
+    let mut earlier: Option<&Scored> = None;
     if !question.expects.is_empty() && best.candidate.kind == CandidateKind::Sentence {
         let value = |s: &Scored| typed_value(&s.candidate.text, question, known_people);
         if let Some(v0) = value(best) {
@@ -83,7 +90,68 @@ pub fn compose(
             if let Some(l) = later {
                 primary = l;
                 superseded.push(n_of(best));
+                earlier = Some(best);
             }
+        }
+    }
+
+    // Rows of a table: the row whose values the question names leads, among rows
+    // the trees scored close to the best.
+    let is_record = |s: &Scored| pack.items.get(s.candidate.item).is_some_and(|i| i.fields);
+    if is_record(primary) && superseded.is_empty() {
+        let rows = scored
+            .iter()
+            .take(ROW_CHOICES)
+            .filter(|s| is_record(s) && s.probability >= primary.probability * ROW_SHARE);
+        let named = rows
+            .enumerate()
+            .max_by_key(|(i, s)| {
+                (
+                    value_overlap(&s.candidate.text, question),
+                    std::cmp::Reverse(*i),
+                )
+            })
+            .map(|(_, s)| s);
+        if let Some(row) = named {
+            primary = row;
+        }
+    }
+
+    // An event a later invitation updated or cancelled: its latest version leads.
+    let later = pack
+        .items
+        .get(primary.candidate.item)
+        .and_then(|i| i.later_version.as_deref());
+    if let Some(later) = later {
+        let latest = scored.iter().find(|s| {
+            s.candidate.kind == CandidateKind::Sentence
+                && pack
+                    .items
+                    .get(s.candidate.item)
+                    .is_some_and(|i| i.key == later && i.attachment.is_some())
+        });
+        if let Some(l) = latest {
+            superseded.push(n_of(primary));
+            earlier = Some(primary);
+            primary = l;
+        }
+    }
+    // The latest version leads already: an earlier one in the evidence is shown as
+    // replaced.
+    if earlier.is_none() {
+        let key = pack
+            .items
+            .get(primary.candidate.item)
+            .map(|i| i.key.as_str());
+        earlier = scored.iter().find(|s| {
+            s.candidate.kind == CandidateKind::Sentence
+                && pack
+                    .items
+                    .get(s.candidate.item)
+                    .is_some_and(|i| i.later_version.as_deref().is_some_and(|l| Some(l) == key))
+        });
+        if let Some(e) = earlier {
+            superseded.push(n_of(e));
         }
     }
 
@@ -104,7 +172,9 @@ pub fn compose(
             continue;
         }
         let close = s.probability >= threshold.max(best.probability * COMPANION_SHARE);
-        let same_message = key_of(s) == key_of(primary);
+        // Another row of the table answers another question, unless a list is asked.
+        let other_row = is_record(s) && question.qtype != QuestionType::List;
+        let same_message = key_of(s) == key_of(primary) && !other_row;
         if close && (same_message || question.qtype == QuestionType::List) {
             chosen.push(s);
         }
@@ -116,12 +186,31 @@ pub fn compose(
             let input = reader_input(pack.items.get(primary.candidate.item)?, &primary.candidate)?;
             read(&question.question, &input)
         });
-    let short = short_answer(
-        &primary.candidate.text,
-        question,
-        known_people,
-        logits.as_ref(),
-    );
+    let record = pack
+        .items
+        .get(primary.candidate.item)
+        .is_some_and(|i| i.fields);
+    let card = pack.items.get(primary.candidate.item).is_some_and(|i| {
+        i.attachment.is_some()
+            && i.place
+                .as_deref()
+                .is_some_and(|p| p == "event" || p.starts_with("event "))
+    });
+    let short = if record {
+        field_answer(&primary.candidate.text, question)
+    } else if let Some(value) = card
+        .then(|| card_answer(&primary.candidate.text, question))
+        .flatten()
+    {
+        Some(value)
+    } else {
+        short_answer(
+            &primary.candidate.text,
+            question,
+            known_people,
+            logits.as_ref(),
+        )
+    };
     let mut lines = Vec::new();
     for (i, s) in chosen.iter().enumerate() {
         let quote = one_line(&s.candidate.text);
@@ -131,11 +220,11 @@ pub fn compose(
             _ => format!("\"{quote}\" [{n}]"),
         });
     }
-    if primary.candidate.item != best.candidate.item {
+    if let Some(e) = earlier {
         lines.push(format!(
             "Earlier, now superseded: \"{}\" [{}]",
-            one_line(&best.candidate.text),
-            n_of(best)
+            one_line(&e.candidate.text),
+            n_of(e)
         ));
     }
     Some(Selection {

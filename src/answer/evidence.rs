@@ -29,6 +29,16 @@ pub struct EvidenceItem {
     pub end: u32,
     pub attachment: Option<String>,
     pub page: Option<u32>,
+    /// Where in the attachment: "page 3", "Sheet1, row 14", "paragraph 2", "event".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
+    /// The message holding a later version of the event this passage quotes (an
+    /// update or a cancellation): the answer quotes that one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub later_version: Option<String>,
+    /// The passage is a record of named fields (a spreadsheet row), not prose.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fields: bool,
     /// Retrieval score of the message it came from (higher is better).
     pub score: f32,
     /// Retrieval rank of the message it came from (1 = best).
@@ -188,6 +198,9 @@ pub(crate) fn item(text: &str, from: &str) -> EvidenceItem {
         end: text.len() as u32,
         attachment: None,
         page: None,
+        place: None,
+        later_version: None,
+        fields: false,
         score: 1.0,
         rank: 1,
         dense: None,

@@ -10,6 +10,7 @@ pub mod conversation;
 pub mod detect;
 pub mod evidence;
 pub mod extract;
+pub mod field_answer;
 pub mod injection;
 pub mod normalize;
 pub mod prompt;

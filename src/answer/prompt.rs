@@ -36,6 +36,11 @@ pub fn user_message(question: &str, pack: &EvidencePack) -> String {
             .map(|d| d.format("%Y-%m-%d").to_string())
             .unwrap_or_default();
         let source = match (&item.attachment, item.page) {
+            (Some(a), Some(_)) if item.place.is_some() => format!(
+                " attachment=\"{}\" place=\"{}\"",
+                defuse(a),
+                defuse(item.place.as_deref().unwrap_or_default())
+            ),
             (Some(a), Some(p)) => format!(" attachment=\"{}\" page={p}", defuse(a)),
             (Some(a), None) => format!(" attachment=\"{}\"", defuse(a)),
             _ => String::new(),

@@ -59,7 +59,8 @@ fn sender(item: &EvidenceItem) -> String {
 
 /// The reader's input for a sentence candidate; None for a header fact.
 pub fn reader_input(item: &EvidenceItem, cand: &Candidate) -> Option<ReaderInput> {
-    if cand.kind != CandidateKind::Sentence {
+    // The reader learnt from prose: a record of named fields is left to the trees.
+    if cand.kind != CandidateKind::Sentence || item.fields {
         return None;
     }
     let text = &item.cite_text;

@@ -15,18 +15,28 @@
 //! * [`ocr`] reads pages that are only pictures (scans) with the external
 //!   `pdftoppm` and `tesseract` programs when they are installed.
 //! * [`page`] cleans page text and cuts it into chunks the way bodies are cut.
+//! * [`sheet`] reads spreadsheets a row at a time, each value named by its header;
+//!   [`document`] reads word-processor files a paragraph at a time; [`calendar`]
+//!   reads invitations an event at a time. Their parts carry the place a citation
+//!   names ([`located`]).
 //! * [`text`] handles plain text, CSV and HTML attachments and dispatches by
 //!   MIME type and file name.
 
+pub mod calendar;
+pub mod document;
+pub mod located;
 pub mod ocr;
 pub mod page;
 pub mod pdf;
 mod pdf_worker;
 pub mod poppler_text;
+pub mod sheet;
 mod stream_guard;
 pub mod text;
 mod xobject_guard;
 
+pub use calendar::{EventCard, EventVersion};
+pub use located::{LocatedPart, LocatedText, OfficeLimits};
 pub use ocr::{OcrEngine, OcrError};
 pub use pdf::{extract_pdf, PageSource, PageText, PdfExtraction, PdfLimits, PdfStatus};
 pub use text::{attachment_text, attachment_text_with, has_text_view, AttachmentText};

@@ -7,7 +7,11 @@
 
 use std::borrow::Cow;
 
+use crate::attach::calendar::{extract_calendar, CalendarText};
+use crate::attach::document::{extract_document, DocumentFormat};
+use crate::attach::located::{LocatedText, OfficeLimits};
 use crate::attach::pdf::{extract_pdf, PdfExtraction, PdfLimits};
+use crate::attach::sheet::extract_sheets;
 use crate::mail::html::html_to_text;
 
 /// The readable text of one attachment.
@@ -30,6 +34,12 @@ pub enum AttachmentText {
         lossy: bool,
     },
     Pdf(PdfExtraction),
+    /// A spreadsheet, a row a part.
+    Spreadsheet(LocatedText),
+    /// A word-processor document, a paragraph a part.
+    Document(LocatedText),
+    /// An invitation, an event a part.
+    Calendar(CalendarText),
 }
 
 impl AttachmentText {
@@ -40,6 +50,8 @@ impl AttachmentText {
             | AttachmentText::Csv { text, .. }
             | AttachmentText::Html { text, .. } => Cow::Borrowed(text),
             AttachmentText::Pdf(pdf) => Cow::Owned(pdf.text()),
+            AttachmentText::Spreadsheet(t) | AttachmentText::Document(t) => Cow::Owned(t.text()),
+            AttachmentText::Calendar(c) => Cow::Owned(c.text.text()),
         }
     }
 }
@@ -58,8 +70,18 @@ pub fn attachment_text_with(
     limits: &PdfLimits,
 ) -> Option<AttachmentText> {
     let (kind, charset) = classify(mime, name, bytes)?;
+    let office = OfficeLimits {
+        max_bytes: limits.max_bytes,
+        timeout: limits.timeout,
+        ..OfficeLimits::default()
+    };
     Some(match kind {
         Kind::Pdf => AttachmentText::Pdf(extract_pdf(bytes, limits)),
+        Kind::Spreadsheet => AttachmentText::Spreadsheet(extract_sheets(bytes, &office)),
+        Kind::Document(format) => {
+            AttachmentText::Document(extract_document(bytes, format, &office))
+        }
+        Kind::Calendar => AttachmentText::Calendar(extract_calendar(bytes, &office)),
         Kind::Plain => {
             let (text, lossy) = decode(bytes, charset.as_deref());
             AttachmentText::Plain {
@@ -101,16 +123,25 @@ fn classify(mime: &str, name: &str, bytes: &[u8]) -> Option<(Kind, Option<String
     let ext = extension(name);
     let kind = match essence.as_str() {
         "application/pdf" | "application/x-pdf" | "application/acrobat" => Kind::Pdf,
+        "text/calendar" | "application/ics" | "text/x-vcalendar" => Kind::Calendar,
+        e if office_kind(e).is_some() => office_kind(e)?,
+        // Zipped office files often travel as zip archives.
+        "application/zip" | "application/x-zip-compressed" if office_ext(&ext).is_some() => {
+            office_ext(&ext)?
+        }
         "text/csv" | "application/csv" | "text/comma-separated-values" => Kind::Csv,
         "text/html" | "application/xhtml+xml" => Kind::Html,
         // Some mailers call every text file text/plain; trust a .csv name.
         "text/plain" if ext == "csv" => Kind::Csv,
+        "text/plain" if ext == "ics" => Kind::Calendar,
         e if e.starts_with("text/") => Kind::Plain,
         _ if generic => match ext.as_str() {
             "pdf" => Kind::Pdf,
             "csv" => Kind::Csv,
             "htm" | "html" => Kind::Html,
             "txt" | "text" | "log" | "md" => Kind::Plain,
+            "ics" | "ical" | "ifb" => Kind::Calendar,
+            e if office_ext(e).is_some() => office_ext(e)?,
             _ if bytes.starts_with(b"%PDF-") => Kind::Pdf,
             _ => return None,
         },
@@ -124,6 +155,34 @@ enum Kind {
     Plain,
     Csv,
     Html,
+    Spreadsheet,
+    Document(DocumentFormat),
+    Calendar,
+}
+
+/// Office files by their registered MIME type.
+fn office_kind(essence: &str) -> Option<Kind> {
+    Some(match essence {
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        | "application/vnd.ms-excel.sheet.macroenabled.12"
+        | "application/vnd.ms-excel"
+        | "application/vnd.oasis.opendocument.spreadsheet" => Kind::Spreadsheet,
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document" => {
+            Kind::Document(DocumentFormat::Docx)
+        }
+        "application/vnd.oasis.opendocument.text" => Kind::Document(DocumentFormat::Odt),
+        _ => return None,
+    })
+}
+
+/// Office files by their file name's extension.
+fn office_ext(ext: &str) -> Option<Kind> {
+    Some(match ext {
+        "xlsx" | "xlsm" | "xls" | "ods" => Kind::Spreadsheet,
+        "docx" => Kind::Document(DocumentFormat::Docx),
+        "odt" => Kind::Document(DocumentFormat::Odt),
+        _ => return None,
+    })
 }
 
 /// Lower-cased type and subtype, and the charset parameter if any.

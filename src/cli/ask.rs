@@ -76,8 +76,8 @@ pub fn print_text(o: &AskOutcome) {
             continue;
         }
         last = c.n;
-        let source = match (&c.attachment, c.page) {
-            (Some(a), Some(p)) => format!(" [{}, page {p}]", safe_line(a)),
+        let source = match (&c.attachment, c.place.as_deref()) {
+            (Some(a), Some(place)) => format!(" [{}, {}]", safe_line(a), safe_line(place)),
             (Some(a), None) => format!(" [{}]", safe_line(a)),
             _ => String::new(),
         };

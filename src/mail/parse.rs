@@ -261,9 +261,15 @@ fn collect_attachments(msg: &Message, parsed: &mut ParsedMessage) {
             .unwrap_or_else(|| "application/octet-stream".to_string())
             .to_lowercase();
         let bytes = part.contents().to_vec();
+        // Calendar programs send an invitation as an unnamed part; it is cited and
+        // saved under the name other mail clients give it.
+        let name = part
+            .attachment_name()
+            .map(|n| n.trim().to_string())
+            .or_else(|| (mime_type == "text/calendar").then(|| "invite.ics".to_string()));
         parsed.attachments.push(AttachmentInfo {
             index: index as u32,
-            name: part.attachment_name().map(|n| n.trim().to_string()),
+            name,
             mime_type,
             size: bytes.len() as u64,
         });

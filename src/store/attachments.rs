@@ -16,9 +16,11 @@
 //! * `attach_chunks`: key ‖ ordinal → [`AttachmentChunkRecord`]; the ordinal has
 //!   its top bit set, so it never collides with a body chunk's, and the same
 //!   `embed_chunks` index (embed id ‖ key ‖ ordinal) finds both kinds.
+//! * `event_versions`: uid hash ‖ key ‖ index ‖ page → [`EventVersion`]: every
+//!   version of a calendar event that a message carries, to find the latest.
 
-use super::{decode, encode, Result, Store};
-use crate::attach::{PageSource, PdfStatus};
+use super::{decode, decode_or_legacy, encode, Result, Store};
+use crate::attach::{EventVersion, PageSource, PdfStatus};
 use crate::mail::model::MessageKey;
 use crate::store::records::{embed_text, ChunkId, StoredChunk, StoredMessage};
 use serde::{Deserialize, Serialize};
@@ -44,6 +46,31 @@ pub enum AttachmentKind {
     Plain,
     Csv,
     Html,
+    /// A row a page.
+    Spreadsheet,
+    /// A paragraph a page.
+    Document,
+    /// An event a page.
+    Calendar,
+}
+
+impl AttachmentKind {
+    /// Whether its pages are records of named fields rather than prose.
+    pub fn has_fields(self) -> bool {
+        self == AttachmentKind::Spreadsheet
+    }
+
+    /// Whether a page of this kind is a place a citation names ("page 3",
+    /// "Sheet1, row 14"); a text attachment is one page, named by its file alone.
+    pub fn has_places(self) -> bool {
+        matches!(
+            self,
+            AttachmentKind::Pdf
+                | AttachmentKind::Spreadsheet
+                | AttachmentKind::Document
+                | AttachmentKind::Calendar
+        )
+    }
 }
 
 /// The outcome of extracting one attachment's content.
@@ -64,6 +91,44 @@ pub struct AttachmentExtract {
 pub struct PageRecord {
     pub text: String,
     pub source: PageSource,
+    /// Where the page is when it is not a numbered page: "Sheet1, row 14",
+    /// "paragraph 3", "event".
+    pub place: Option<String>,
+    /// For an event, its version among those with its UID.
+    pub version: Option<EventVersion>,
+}
+
+impl PageRecord {
+    /// A page of text with no place but its number.
+    pub fn plain(text: String, source: PageSource) -> Self {
+        PageRecord {
+            text,
+            source,
+            place: None,
+            version: None,
+        }
+    }
+}
+
+/// Page records as stored before they named their place.
+pub(super) mod legacy {
+    use super::*;
+
+    #[derive(Deserialize)]
+    pub struct PageRecord {
+        text: String,
+        source: PageSource,
+    }
+
+    impl From<PageRecord> for super::PageRecord {
+        fn from(p: PageRecord) -> Self {
+            super::PageRecord::plain(p.text, p.source)
+        }
+    }
+}
+
+fn decode_page(bytes: &[u8]) -> Result<PageRecord> {
+    decode_or_legacy::<PageRecord, legacy::PageRecord>("attach_pages", bytes)
 }
 
 /// Where a chunk came from when it is not the message body.
@@ -74,6 +139,20 @@ pub struct ChunkAttachment {
     pub name: String,
     /// 1-based page for PDFs; None for text attachments, which have no pages.
     pub page: Option<u32>,
+    /// The place, for the kinds whose pages are rows, paragraphs or events.
+    pub place: Option<String>,
+    /// Its pages are records of named fields (spreadsheet rows).
+    pub fields: bool,
+}
+
+impl ChunkAttachment {
+    /// How a citation names where the quote is: "page 3", "Sheet1, row 14", or
+    /// nothing beyond the file's name.
+    pub fn where_(&self) -> Option<String> {
+        self.place
+            .clone()
+            .or_else(|| self.page.map(|p| format!("page {p}")))
+    }
 }
 
 /// How an attachment chunk is kept: its page and span in the page text.
@@ -95,6 +174,7 @@ pub(super) struct AttachTrees {
     extracts: sled::Tree,
     pages: sled::Tree,
     pub(super) chunks: sled::Tree,
+    events: sled::Tree,
 }
 
 impl AttachTrees {
@@ -105,6 +185,7 @@ impl AttachTrees {
             extracts: db.open_tree("attach_extracts")?,
             pages: db.open_tree("attach_pages")?,
             chunks: db.open_tree("attach_chunks")?,
+            events: db.open_tree("event_versions")?,
         })
     }
 }
@@ -123,11 +204,17 @@ pub fn is_attachment_ordinal(ordinal: u32) -> bool {
 /// The text search and embedding see for an attachment chunk: the page text with the
 /// attachment's name and page in front of the message's own context.
 pub fn attachment_embed_text(msg: &StoredMessage, at: &ChunkAttachment, cite: &str) -> String {
-    let place = match at.page {
-        Some(p) => format!("Attachment: {}, page {p}\n", at.name),
+    let place = match at.where_() {
+        Some(w) => format!("Attachment: {}, {w}\n", at.name),
         None => format!("Attachment: {}\n", at.name),
     };
     place + &embed_text(&msg.subject, &msg.from, &msg.to, msg.date, cite)
+}
+
+fn uid_hash(uid: &str) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&blake3::hash(uid.as_bytes()).as_bytes()[..16]);
+    out
 }
 
 fn key_index(key: &MessageKey, index: u32) -> Vec<u8> {
@@ -194,6 +281,24 @@ impl Store {
     }
 
     /// Every extraction outcome, for stats.
+    /// Contents that could not be read at all (damaged, encrypted or too large),
+    /// with their outcome: the attachment quarantine.
+    pub fn unreadable_attachments(&self) -> Result<Vec<(ContentHash, AttachmentExtract)>> {
+        let mut out = Vec::new();
+        for item in self.attach.extracts.iter() {
+            let (k, v) = item?;
+            let extract: AttachmentExtract = decode("attach_extracts", &v)?;
+            let unreadable = matches!(
+                extract.status,
+                PdfStatus::Corrupt(_) | PdfStatus::Encrypted | PdfStatus::TooLarge { .. }
+            );
+            if let (true, Ok(hash)) = (unreadable, <ContentHash>::try_from(k.as_ref())) {
+                out.push((hash, extract));
+            }
+        }
+        Ok(out)
+    }
+
     pub fn attachment_extracts(&self) -> Result<Vec<AttachmentExtract>> {
         self.attach
             .extracts
@@ -224,7 +329,7 @@ impl Store {
         self.attach
             .pages
             .get(page_key(hash, page))?
-            .map(|v| decode("attach_pages", &v))
+            .map(|v| decode_page(&v))
             .transpose()
     }
 
@@ -240,7 +345,53 @@ impl Store {
             else {
                 continue;
             };
-            out.push((number, decode("attach_pages", &v)?));
+            out.push((number, decode_page(&v)?));
+        }
+        Ok(out)
+    }
+
+    /// Records the versions of the events one attachment of a message carries
+    /// (page number and version).
+    pub fn record_event_versions(
+        &self,
+        key: &MessageKey,
+        index: u32,
+        versions: &[(u32, EventVersion)],
+    ) -> Result<()> {
+        for (page, version) in versions {
+            let mut k = uid_hash(&version.uid).to_vec();
+            k.extend_from_slice(&key.0);
+            k.extend_from_slice(&index.to_be_bytes());
+            k.extend_from_slice(&page.to_be_bytes());
+            self.attach.events.insert(k, encode(version))?;
+        }
+        Ok(())
+    }
+
+    /// Every recorded version of the event `uid`: the message, attachment index and
+    /// page that carry it. Messages since deleted may still be listed.
+    pub fn event_versions(&self, uid: &str) -> Result<Vec<(MessageKey, u32, u32, EventVersion)>> {
+        let mut out = Vec::new();
+        for item in self.attach.events.scan_prefix(uid_hash(uid)) {
+            let (k, v) = item?;
+            let key = k
+                .get(16..32)
+                .and_then(|b| b.try_into().ok())
+                .map(MessageKey);
+            let index = k
+                .get(32..36)
+                .and_then(|b| b.try_into().ok())
+                .map(u32::from_be_bytes);
+            let page = k
+                .get(36..40)
+                .and_then(|b| b.try_into().ok())
+                .map(u32::from_be_bytes);
+            let version: EventVersion = decode("event_versions", &v)?;
+            if let (Some(key), Some(index), Some(page)) = (key, index, page) {
+                if version.uid == uid {
+                    out.push((key, index, page, version));
+                }
+            }
         }
         Ok(out)
     }
@@ -354,12 +505,13 @@ impl Store {
             return Ok(None);
         };
         if pages.hash != Some((hash, rec.page)) {
-            pages.text = self.attachment_page(&hash, rec.page)?.map(|p| p.text);
+            pages.page = self.attachment_page(&hash, rec.page)?;
             pages.hash = Some((hash, rec.page));
         }
-        let Some(text) = &pages.text else {
+        let Some(page) = &pages.page else {
             return Ok(None);
         };
+        let text = &page.text;
         let cite_text = text
             .get(rec.start as usize..rec.end as usize)
             .unwrap_or("")
@@ -367,7 +519,9 @@ impl Store {
         let at = ChunkAttachment {
             index: rec.attachment,
             name: display_name(info.name.as_deref(), rec.attachment),
-            page: (extract.kind == AttachmentKind::Pdf).then_some(rec.page),
+            page: extract.kind.has_places().then_some(rec.page),
+            place: page.place.clone(),
+            fields: extract.kind.has_fields(),
         };
         Ok(Some(StoredChunk {
             id: rec.id,
@@ -405,7 +559,7 @@ impl Store {
 #[derive(Default)]
 struct PageCache {
     hash: Option<(ContentHash, u32)>,
-    text: Option<String>,
+    page: Option<PageRecord>,
 }
 
 /// The name to cite an attachment by: its file name, or its position when unnamed.

@@ -620,7 +620,7 @@ fn decode_thread(bytes: &[u8]) -> Result<ThreadSummary> {
 }
 
 /// A record that gained fields at its end: an older one is read in its old form.
-fn decode_or_legacy<T: DeserializeOwned, L: DeserializeOwned + Into<T>>(
+pub(super) fn decode_or_legacy<T: DeserializeOwned, L: DeserializeOwned + Into<T>>(
     tree: &'static str,
     bytes: &[u8],
 ) -> Result<T> {

@@ -518,7 +518,7 @@ impl App {
         let (Some(key), Some(name)) = (MessageKey::from_hex(&c.key), c.attachment.clone()) else {
             return self.status.error("the citation names no stored attachment");
         };
-        let page = c.page;
+        let page = c.pdf_page();
         self.request(|req| EngineRequest::SaveAttachment {
             req,
             key,

@@ -64,6 +64,9 @@ impl Engine {
                 end: c.end,
                 attachment: place(c).0,
                 page: place(c).1,
+                place: c.attachment.as_ref().and_then(|a| a.where_()),
+                later_version: None,
+                fields: c.attachment.as_ref().is_some_and(|a| a.fields),
                 score: hit.hit.score,
                 rank: rank + 1,
                 dense: dense(&c.embed_text),
@@ -93,6 +96,7 @@ impl Engine {
                 *it = original;
             }
         }
+        self.latest_events(&mut items)?;
         Ok(EvidencePack::build(items, budget))
     }
 
@@ -140,6 +144,8 @@ impl Engine {
                         end: c.end,
                         attachment: None,
                         page: None,
+                        place: None,
+                        fields: false,
                         participants: participants(&msg),
                         attachments: Vec::new(),
                         origin: None,

@@ -5,6 +5,7 @@
 
 pub(super) mod answer_eval;
 pub(super) mod ask_tries;
+pub(super) mod event_versions;
 pub(super) mod evidence_pack;
 pub(super) mod llm;
 pub(super) mod memory;

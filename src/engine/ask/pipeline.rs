@@ -72,6 +72,9 @@ pub struct Citation {
     pub quote: String,
     pub attachment: Option<String>,
     pub page: Option<u32>,
+    /// Where in the attachment: "page 3", "Sheet1, row 14", "paragraph 2", "event".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
     /// The stored message's key (hex), to open it.
     pub key: String,
     /// Byte span of the cited chunk in the message body (or page text).
@@ -95,6 +98,18 @@ pub struct Citation {
     /// Byte range of the short answer inside `quote`, to highlight.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer_span: Option<(usize, usize)>,
+}
+
+impl Citation {
+    /// The cited page of a PDF, for a viewer that opens a file at a page; None for a
+    /// message body, a text file, or a spreadsheet's row or a document's paragraph.
+    pub fn pdf_page(&self) -> Option<u32> {
+        let page = self.page?;
+        match self.place.as_deref() {
+            None => Some(page),
+            Some(place) => (place == format!("page {page}")).then_some(page),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -368,6 +383,7 @@ fn assemble(
                     quote: q.quote.clone(),
                     attachment: item.attachment.clone(),
                     page: item.page,
+                    place: item.place.clone(),
                     key: item.key.clone(),
                     start: item.start,
                     end: item.end,

@@ -198,10 +198,12 @@ impl Requester {
         })
     }
 
-    /// The messages the ingest could not read.
+    /// The messages the ingest could not read, then the attachments whose text
+    /// could not be read (their messages are stored; the files are kept).
     pub fn quarantine(&self) -> Result<Vec<QuarantineEntry>> {
-        let items = self.shared.store.quarantined()?;
-        Ok(items
+        let store = &self.shared.store;
+        let mut out: Vec<QuarantineEntry> = store
+            .quarantined()?
             .iter()
             .map(|q| QuarantineEntry {
                 source: q.location.describe(),
@@ -209,7 +211,27 @@ impl Requester {
                 reason: q.reason.clone(),
                 bytes: q.raw.len(),
             })
-            .collect())
+            .collect();
+        for (hash, _) in store.unreadable_attachments()? {
+            for (key, index) in store.attachment_users(&hash)? {
+                let Some(msg) = store.message(&key)? else {
+                    continue;
+                };
+                let states =
+                    crate::engine::mailbox::attachment_view::attachment_states(store, &msg)?;
+                let Some(state) = states.into_iter().find(|s| s.index == index) else {
+                    continue;
+                };
+                let id = msg.message_id.clone().unwrap_or_else(|| key.to_hex());
+                out.push(QuarantineEntry {
+                    source: format!("attachment {} of <{id}> ({})", state.name, msg.subject),
+                    folder: msg.folder.clone(),
+                    reason: state.message,
+                    bytes: state.size as usize,
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// The newest `limit` threads.

@@ -8,7 +8,8 @@
 
 use crate::attach::page::{chunk_page, clean_page_text};
 use crate::attach::{
-    attachment_text_with, has_text_view, AttachmentText, PageSource, PdfLimits, PdfStatus,
+    attachment_text_with, has_text_view, AttachmentText, EventVersion, LocatedText, PageSource,
+    PdfLimits, PdfStatus,
 };
 use crate::engine::jobs::embedding::{enqueue_embed_jobs, now_ms};
 use crate::engine::{Engine, Result};
@@ -208,7 +209,9 @@ impl Engine {
                 let at = ChunkAttachment {
                     index,
                     name: name.clone(),
-                    page: (extract.kind == AttachmentKind::Pdf).then_some(*number),
+                    page: extract.kind.has_places().then_some(*number),
+                    place: page.place.clone(),
+                    fields: extract.kind.has_fields(),
                 };
                 for span in chunk_page(&page.text, &cfg) {
                     let (Some(cite), Some(ordinal)) = (
@@ -234,6 +237,12 @@ impl Engine {
             }
             self.store
                 .replace_attachment_chunks(&key, index, &chunks, &chunk_pages)?;
+            let versions: Vec<(u32, crate::attach::EventVersion)> = pages
+                .iter()
+                .filter_map(|(n, p)| Some((*n, p.version.clone()?)))
+                .filter(|(_, v)| !v.uid.is_empty())
+                .collect();
+            self.store.record_event_versions(&key, index, &versions)?;
             let ids: Vec<u64> = chunks.iter().map(|c| embed_id(&c.embed_text)).collect();
             enqueue_embed_jobs(&self.jobs, &ids)?;
             report.chunks += chunks.len() as u64;
@@ -301,10 +310,7 @@ fn to_pages(text: AttachmentText) -> Extracted {
                 .pages
                 .into_iter()
                 .map(|p| {
-                    let record = PageRecord {
-                        text: clean_page_text(&p.text),
-                        source: p.source,
-                    };
+                    let record = PageRecord::plain(clean_page_text(&p.text), p.source);
                     (p.number, record)
                 })
                 .collect();
@@ -316,6 +322,12 @@ fn to_pages(text: AttachmentText) -> Extracted {
                 text_pages: count(&pages, |p| !p.text.is_empty()),
             };
             return (extract, pages);
+        }
+        AttachmentText::Spreadsheet(t) => return located(AttachmentKind::Spreadsheet, t, &[]),
+        AttachmentText::Document(t) => return located(AttachmentKind::Document, t, &[]),
+        AttachmentText::Calendar(c) => {
+            let versions: Vec<EventVersion> = c.events.into_iter().map(|e| e.version).collect();
+            return located(AttachmentKind::Calendar, c.text, &versions);
         }
         AttachmentText::Plain { text, .. } => (AttachmentKind::Plain, text),
         AttachmentText::Csv { text, .. } => (AttachmentKind::Csv, text),
@@ -329,11 +341,35 @@ fn to_pages(text: AttachmentText) -> Extracted {
         ocr_pages: 0,
         text_pages: u32::from(!text.is_empty()),
     };
-    let page = PageRecord {
-        text,
-        source: PageSource::TextLayer,
-    };
+    let page = PageRecord::plain(text, PageSource::TextLayer);
     (extract, vec![(1, page)])
+}
+
+/// Parts in named places (rows, paragraphs, events) as numbered pages that keep
+/// their place, and for events their version.
+fn located(kind: AttachmentKind, text: LocatedText, versions: &[EventVersion]) -> Extracted {
+    let pages: Vec<(u32, PageRecord)> = text
+        .parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let record = PageRecord {
+                text: clean_page_text(&part.text),
+                source: PageSource::TextLayer,
+                place: Some(part.place),
+                version: versions.get(i).cloned(),
+            };
+            (i as u32 + 1, record)
+        })
+        .collect();
+    let extract = AttachmentExtract {
+        kind,
+        status: text.status,
+        page_count: text.units,
+        ocr_pages: 0,
+        text_pages: count(&pages, |p| !p.text.is_empty()),
+    };
+    (extract, pages)
 }
 
 fn count(pages: &[(u32, PageRecord)], f: impl Fn(&PageRecord) -> bool) -> u32 {

@@ -43,6 +43,9 @@ pub struct AttachmentPage {
     pub name: String,
     pub page: u32,
     pub page_count: u32,
+    /// The place a citation names when pages are rows, paragraphs or events.
+    #[serde(default)]
+    pub place: Option<String>,
     pub text: String,
     pub source: PageSource,
     /// Byte range of the cited quote in `text`, to highlight.
@@ -138,6 +141,7 @@ impl Engine {
             name: attachment.to_string(),
             page,
             page_count: extract.page_count,
+            place: record.place,
             text: record.text,
             source: record.source,
             highlight: None,
@@ -247,7 +251,45 @@ fn describe(e: &AttachmentExtract) -> String {
             format!("Text extracted from all {} pages.", e.page_count)
         }
         (AttachmentKind::Pdf, status) => status.to_string(),
-        (_, _) => "Text indexed.".to_string(),
+        (kind, status) => describe_located(kind, e, status),
+    }
+}
+
+/// The sentence for an attachment that is not a PDF.
+fn describe_located(kind: AttachmentKind, e: &AttachmentExtract, status: &PdfStatus) -> String {
+    let (noun, units) = match kind {
+        AttachmentKind::Spreadsheet => ("spreadsheet", "sheets"),
+        AttachmentKind::Document => ("document", "paragraphs"),
+        AttachmentKind::Calendar => ("invitation", "events"),
+        _ => ("file", "parts"),
+    };
+    match status {
+        PdfStatus::Ok if kind.has_places() => {
+            format!("Text read from all {} {units}.", e.page_count)
+        }
+        PdfStatus::Ok => "Text indexed.".to_string(),
+        PdfStatus::Corrupt(reason) => {
+            format!("This {noun} is damaged and could not be read ({reason}).")
+        }
+        PdfStatus::Partial { failed_pages } => format!(
+            "Could not read {} of its {units} ({}); the rest is shown.",
+            failed_pages.len(),
+            failed_pages
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        PdfStatus::TooManyPages { limit, .. } => {
+            format!("This {noun} is longer than the {limit} parts that are read; the first {limit} are shown.")
+        }
+        PdfStatus::Timeout => format!(
+            "Reading this {noun} took too long and was stopped; what was read in time is shown."
+        ),
+        PdfStatus::Truncated => {
+            format!("This {noun} is cut off; only what could be read is shown.")
+        }
+        other => other.to_string().replace("PDF", noun),
     }
 }
 

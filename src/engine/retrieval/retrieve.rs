@@ -104,6 +104,9 @@ pub struct ChunkRef {
     pub attachment: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<u32>,
+    /// Where in the attachment: "page 3", "Sheet1, row 14".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -582,6 +585,7 @@ impl Engine {
                     start: ch.start,
                     end: ch.end,
                     page: ch.attachment.as_ref().and_then(|a| a.page),
+                    place: ch.attachment.as_ref().and_then(|a| a.where_()),
                     attachment: ch.attachment.map(|a| a.name),
                     cite_text: ch.cite_text,
                 }),

@@ -134,9 +134,10 @@ pub fn render(
         }
         (_, Some(page)) => {
             let name = c.attachment.as_deref().unwrap_or("attachment");
+            let place = c.place.clone().unwrap_or_else(|| format!("page {page}"));
             view.extend(wrap(
                 &[
-                    Run::new(format!("{name}, page {page}\n\n"), theme.title),
+                    Run::new(format!("{name}, {place}\n\n"), theme.title),
                     Run::tagged(c.quote.clone(), theme.cited, HIGHLIGHT_TAG),
                     Run::new("\n\np opens the page in the PDF viewer.", theme.dim),
                 ],
@@ -172,10 +173,11 @@ pub fn render(
 /// A cited attachment page: its name and number, then its whole text with the quote
 /// highlighted (or, when the quote cannot be placed, the quote under the text).
 fn page_runs(p: &AttachmentPage, theme: &Theme) -> Vec<Run> {
-    let mut runs = vec![Run::new(
-        format!("{}, page {} of {}\n\n", p.name, p.page, p.page_count),
-        theme.title,
-    )];
+    let title = match &p.place {
+        Some(place) => format!("{}, {place}\n\n", p.name),
+        None => format!("{}, page {} of {}\n\n", p.name, p.page, p.page_count),
+    };
+    let mut runs = vec![Run::new(title, theme.title)];
     match p
         .highlight
         .and_then(|(s, e)| Some((p.text.get(..s)?, p.text.get(s..e)?, p.text.get(e..)?)))
@@ -187,10 +189,12 @@ fn page_runs(p: &AttachmentPage, theme: &Theme) -> Vec<Run> {
         }
         None => runs.push(Run::new(p.text.clone(), theme.text)),
     }
-    runs.push(Run::new(
-        "\n\np opens the page in the PDF viewer.".to_string(),
-        theme.dim,
-    ));
+    let hint = if p.place.is_some() {
+        "\n\np opens the file."
+    } else {
+        "\n\np opens the page in the PDF viewer."
+    };
+    runs.push(Run::new(hint.to_string(), theme.dim));
     runs
 }
 
@@ -203,8 +207,9 @@ fn list_lines(citations: &[Citation], selected: usize, width: u16, theme: &Theme
             .as_deref()
             .map(|d| d.get(..10).unwrap_or(d))
             .unwrap_or("");
-        let where_ = match (&c.attachment, c.page) {
-            (Some(a), Some(p)) => format!(" · {a} p.{p}"),
+        let where_ = match (&c.attachment, c.place.as_deref(), c.page) {
+            (Some(a), Some(place), _) => format!(" · {a}, {place}"),
+            (Some(a), None, Some(p)) => format!(" · {a} p.{p}"),
             _ => String::new(),
         };
         let head_style = if i == selected {

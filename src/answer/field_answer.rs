@@ -1,0 +1,111 @@
+//! The short answer of a record of named fields (a spreadsheet row,
+//! "Course: Weaving; Spring Fee: 120; Seats: 8"): the value of the field whose
+//! name the question uses, leaving out values the question already gives.
+
+use crate::query::question::{Question, QuestionType};
+use crate::query::terms::stem;
+
+/// The short answer of a line of an invitation card ("When: Friday 7 March 2025,
+/// 14:00 to 16:00 UTC"): the line's value when its field is what the question's
+/// kind asks for (when, where, who).
+pub fn card_answer(line: &str, question: &Question) -> Option<String> {
+    let (field, value) = line.split_once(": ")?;
+    let fits = match question.qtype {
+        QuestionType::When => field == "When",
+        QuestionType::Where => field == "Where",
+        QuestionType::Who => field == "Organizer" || field == "Attendees",
+        _ => false,
+    };
+    let value = value.lines().next().unwrap_or("").trim();
+    (fits && !value.is_empty()).then(|| value.to_string())
+}
+
+/// How many of the question's words a record's values hold (its field names
+/// left out): a record is about what its values name, so of two rows of one table
+/// the question that names "pottery" is about the pottery row.
+pub fn value_overlap(record: &str, question: &Question) -> usize {
+    let mut seen: Vec<String> = Vec::new();
+    for (_, value) in record.split("; ").filter_map(|f| f.split_once(": ")) {
+        for w in value
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            let s = stem(&w.to_lowercase());
+            if question.stems.contains(&s) && !seen.contains(&s) {
+                seen.push(s);
+            }
+        }
+    }
+    seen.len()
+}
+
+/// The value the question asks for, when one field's name shares a word with the
+/// question and its value is not itself in the question.
+pub fn field_answer(record: &str, question: &Question) -> Option<String> {
+    let asked: Vec<&String> = question.stems.iter().collect();
+    let words_of = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| stem(&w.to_lowercase()))
+            .collect()
+    };
+    record
+        .split("; ")
+        .filter_map(|field| field.split_once(": "))
+        .find(|(name, value)| {
+            let names = words_of(name);
+            let values = words_of(value);
+            names.iter().any(|n| asked.contains(&n))
+                && !values.is_empty()
+                && !values.iter().all(|v| asked.contains(&v))
+        })
+        .map(|(_, value)| value.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::people::AddressBook;
+
+    fn analyze(q: &str) -> Question {
+        Question::read(q, &AddressBook::default(), 0)
+    }
+
+    #[test]
+    fn the_named_field_answers_and_values_the_question_gives_are_skipped() {
+        let row = "Trail: Ridge loop; Length km: 14; Start: North car park";
+        let q = analyze("How long is the ridge loop trail in km?");
+        assert_eq!(field_answer(row, &q).as_deref(), Some("14"));
+        let q = analyze("Where does the ridge loop start?");
+        assert_eq!(field_answer(row, &q).as_deref(), Some("North car park"));
+        let q = analyze("Who maintains the ridge loop?");
+        assert_eq!(field_answer(row, &q), None);
+    }
+
+    #[test]
+    fn a_card_line_answers_the_kind_of_question_its_field_is_for() {
+        let when = "When: Monday 2 June 2025, 09:00 to 10:00 UTC";
+        assert_eq!(
+            card_answer(when, &analyze("When is the trail briefing?")).as_deref(),
+            Some("Monday 2 June 2025, 09:00 to 10:00 UTC")
+        );
+        assert_eq!(
+            card_answer(when, &analyze("Where is the trail briefing?")),
+            None
+        );
+        assert_eq!(
+            card_answer("Where: Ranger hut", &analyze("Where is the briefing?")).as_deref(),
+            Some("Ranger hut")
+        );
+    }
+
+    #[test]
+    fn values_not_field_names_tell_rows_apart() {
+        let q = analyze("How long is the ridge loop trail?");
+        let ridge = "Trail: Ridge loop; Length km: 14";
+        let lake = "Trail: Lake path; Length km: 6";
+        assert_eq!(value_overlap(ridge, &q), 2);
+        assert_eq!(value_overlap(lake, &q), 0);
+    }
+}
