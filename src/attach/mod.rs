@@ -24,6 +24,7 @@
 
 pub mod calendar;
 pub mod document;
+pub mod itip;
 pub mod located;
 pub mod ocr;
 pub mod page;

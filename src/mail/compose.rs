@@ -23,6 +23,9 @@ pub enum DraftKind {
     Forward,
     /// A new message.
     New,
+    /// The user's answer to the invitation the message carries (an iTIP reply to
+    /// its organiser).
+    Answer(crate::attach::itip::InviteAnswer),
 }
 
 impl DraftKind {
@@ -30,7 +33,7 @@ impl DraftKind {
     /// `P` passed on).
     pub fn flag_on_original(self) -> Option<char> {
         match self {
-            DraftKind::Reply | DraftKind::ReplyAll => Some('R'),
+            DraftKind::Reply | DraftKind::ReplyAll | DraftKind::Answer(_) => Some('R'),
             DraftKind::Forward => Some('P'),
             DraftKind::New => None,
         }

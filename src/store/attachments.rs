@@ -18,8 +18,10 @@
 //!   `embed_chunks` index (embed id ‖ key ‖ ordinal) finds both kinds.
 //! * `event_versions`: uid hash ‖ key ‖ index ‖ page → [`EventVersion`]: every
 //!   version of a calendar event that a message carries, to find the latest.
+//! * `invite_answers`: uid → ([`InviteAnswer`], when): the user's sent answers.
 
 use super::{decode, decode_or_legacy, encode, Result, Store};
+use crate::attach::itip::InviteAnswer;
 use crate::attach::{EventVersion, PageSource, PdfStatus};
 use crate::mail::model::MessageKey;
 use crate::store::records::{embed_text, ChunkId, StoredChunk, StoredMessage};
@@ -175,6 +177,7 @@ pub(super) struct AttachTrees {
     pages: sled::Tree,
     pub(super) chunks: sled::Tree,
     events: sled::Tree,
+    answers: sled::Tree,
 }
 
 impl AttachTrees {
@@ -186,6 +189,7 @@ impl AttachTrees {
             pages: db.open_tree("attach_pages")?,
             chunks: db.open_tree("attach_chunks")?,
             events: db.open_tree("event_versions")?,
+            answers: db.open_tree("invite_answers")?,
         })
     }
 }
@@ -394,6 +398,24 @@ impl Store {
             }
         }
         Ok(out)
+    }
+
+    /// Records the answer the user sent to the invitation `uid`, at `when` (Unix
+    /// seconds); a later answer replaces it.
+    pub fn record_invite_answer(&self, uid: &str, answer: InviteAnswer, when: i64) -> Result<()> {
+        self.attach
+            .answers
+            .insert(uid.as_bytes(), encode(&(answer, when)))?;
+        Ok(())
+    }
+
+    /// The answer the user last sent to the invitation `uid`, and when.
+    pub fn invite_answer(&self, uid: &str) -> Result<Option<(InviteAnswer, i64)>> {
+        self.attach
+            .answers
+            .get(uid.as_bytes())?
+            .map(|v| decode("invite_answers", &v))
+            .transpose()
     }
 
     /// Replaces the chunks of one attachment of a message (and their embed index

@@ -9,6 +9,7 @@ use super::keymap::Mode;
 use super::panes::chat::{ChatTurn, Scope};
 use super::panes::evidence::quote_span;
 use super::panes::reader::{Highlight, ReaderState};
+use crate::attach::itip::InviteAnswer;
 use crate::engine::handle::EngineRequest;
 use crate::engine::mailbox::moves::MoveTarget;
 use crate::mail::compose::DraftKind;
@@ -94,6 +95,11 @@ impl App {
             Command::Expunge => self.expunge(),
             Command::Reply => self.start_draft(mode, DraftKind::Reply),
             Command::ReplyAll => self.start_draft(mode, DraftKind::ReplyAll),
+            Command::Accept => self.start_draft(mode, DraftKind::Answer(InviteAnswer::Accepted)),
+            Command::Tentative => {
+                self.start_draft(mode, DraftKind::Answer(InviteAnswer::Tentative))
+            }
+            Command::Decline => self.start_draft(mode, DraftKind::Answer(InviteAnswer::Declined)),
             Command::Forward => self.start_draft(mode, DraftKind::Forward),
             Command::Compose => self.start_draft(mode, DraftKind::New),
             Command::Move => self.choose_folder(mode),

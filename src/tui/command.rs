@@ -164,6 +164,12 @@ pub enum Command {
     ReplyAll,
     /// Forward the message.
     Forward,
+    /// Accept the invitation the message carries (an iTIP reply to its organiser).
+    Accept,
+    /// Accept the invitation tentatively.
+    Tentative,
+    /// Decline the invitation.
+    Decline,
     /// Write a new message.
     Compose,
     /// Move the message (or the thread) to a folder chosen from a list.
@@ -284,6 +290,9 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::Reply, "reply"),
     (Command::ReplyAll, "reply_all"),
     (Command::Forward, "forward"),
+    (Command::Accept, "accept"),
+    (Command::Tentative, "tentative"),
+    (Command::Decline, "decline"),
     (Command::Compose, "compose"),
     (Command::Move, "move"),
     (Command::ViewRaw, "view_raw"),
@@ -386,6 +395,9 @@ impl Command {
             Command::Reply => "Reply",
             Command::ReplyAll => "Reply to all",
             Command::Forward => "Forward",
+            Command::Accept => "Accept the invitation",
+            Command::Tentative => "Accept the invitation tentatively",
+            Command::Decline => "Decline the invitation",
             Command::Compose => "Write a new message",
             Command::Move => "Move to a folder",
             Command::ViewRaw => "Show the raw message",

@@ -109,6 +109,14 @@ impl App {
         d.path = Some(started.path.clone());
         d.kind = started.kind;
         d.original = started.original;
+        if let DraftKind::Answer(answer) = started.kind {
+            // The answer is written already: the prompt first, the editor on `e`.
+            d.stage = DraftStage::Prompt;
+            self.dirty = true;
+            return self
+                .status
+                .note(format!("{} the invitation? {PROMPT}", answer.imperative()));
+        }
         d.stage = DraftStage::Editing;
         self.external = Some(ExternalJob::Edit { path: started.path });
     }

@@ -50,6 +50,7 @@ fn required(mode: Mode) -> Vec<Command> {
             .into_iter()
             .chain([GrowPane, ShrinkPane])
             .chain([ViewRaw, SaveAttachment, OpenAttachment, OpenUrl])
+            .chain([Accept, Tentative, Decline])
             .chain([Focus(FocusTarget::Next), Focus(FocusTarget::Prev)])
             .chain(nav)
             .chain(asking)

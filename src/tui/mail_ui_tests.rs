@@ -346,6 +346,54 @@ fn a_reply_goes_to_the_editor_then_asks_and_a_failed_send_keeps_the_draft() {
 }
 
 #[test]
+fn accepting_an_invitation_goes_straight_to_the_prompt_and_sends_as_an_answer() {
+    use crate::attach::itip::InviteAnswer;
+    use crate::engine::mailbox::compose::DraftStarted;
+    use crate::mail::compose::DraftKind;
+    let mut app = app(Theme::plain());
+    let shown = open_message(&mut app);
+    app.handle(key_event('g'));
+    app.handle(key_event('a'));
+    let (req, kind, of) = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::StartDraft { req, kind, of } => Some((req, kind, of)),
+            _ => None,
+        })
+        .expect("accept asks for a draft");
+    assert_eq!(
+        (kind, of),
+        (DraftKind::Answer(InviteAnswer::Accepted), Some(shown))
+    );
+    let path = std::path::PathBuf::from("/data/drafts/2.eml");
+    app.handle(AppEvent::Engine(EngineEvent::DraftReady {
+        req,
+        draft: Box::new(DraftStarted {
+            path: path.clone(),
+            kind,
+            original: of,
+        }),
+    }));
+    assert_eq!(app.take_external(), None, "no editor unless asked for");
+    let screen = text(&draw(&mut app, 120, 40));
+    assert!(
+        screen.contains("Accept the invitation? y send · e edit again"),
+        "{screen}"
+    );
+    app.handle(key_event('y'));
+    let send = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::SendDraft { original, .. } => Some(original),
+            _ => None,
+        })
+        .expect("y sends");
+    assert_eq!(send, Some((shown, kind)));
+}
+
+#[test]
 fn quitting_with_a_draft_open_asks_first() {
     let mut app = app(Theme::plain());
     app.handle(key_event('m'));

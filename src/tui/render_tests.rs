@@ -406,6 +406,7 @@ fn quote_pdf_state(status: &str, message: &str) -> AttachmentState {
         status: status.into(),
         message: message.into(),
         extract: None,
+        card: None,
     }
 }
 

@@ -93,6 +93,10 @@ impl Engine {
     fn latest_version(&self, uid: &str) -> Result<Option<Carried>> {
         let mut best: Option<Carried> = None;
         for (key, index, page, version) in self.store.event_versions(uid)? {
+            // An attendee's reply answers the event; it does not change it.
+            if version.method == "REPLY" {
+                continue;
+            }
             let Some(msg) = self.store.message(&key)? else {
                 continue;
             };

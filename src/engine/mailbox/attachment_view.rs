@@ -35,6 +35,9 @@ pub struct AttachmentState {
     pub status: String,
     pub message: String,
     pub extract: Option<AttachmentExtract>,
+    /// An invitation's events as cards, with the answer the user sent.
+    #[serde(default)]
+    pub card: Option<String>,
 }
 
 /// One page of an attachment, for the evidence pane.
@@ -92,6 +95,10 @@ pub fn attachment_states(store: &Store, msg: &StoredMessage) -> Result<Vec<Attac
             ),
             (Some(_), Some(e)) => (e.status.label().to_string(), describe(e)),
         };
+        let card = match (&hash, &extract) {
+            (Some(h), Some(e)) if e.kind == AttachmentKind::Calendar => invitation_card(store, h)?,
+            _ => None,
+        };
         out.push(AttachmentState {
             index: a.index,
             name: display_name(a.name.as_deref(), a.index),
@@ -100,6 +107,7 @@ pub fn attachment_states(store: &Store, msg: &StoredMessage) -> Result<Vec<Attac
             status,
             message,
             extract,
+            card,
         });
     }
     Ok(out)
@@ -253,6 +261,25 @@ fn describe(e: &AttachmentExtract) -> String {
         (AttachmentKind::Pdf, status) => status.to_string(),
         (kind, status) => describe_located(kind, e, status),
     }
+}
+
+/// An invitation's events as the reader shows them, each with the answer the user
+/// sent to it.
+fn invitation_card(store: &Store, hash: &crate::store::ContentHash) -> Result<Option<String>> {
+    let mut cards = Vec::new();
+    for (_, page) in store.attachment_pages(hash)? {
+        let mut card = page.text.clone();
+        if let Some(v) = &page.version {
+            if let Some((answer, when)) = store.invite_answer(&v.uid)? {
+                let day = chrono::DateTime::from_timestamp(when, 0)
+                    .map(|d| d.format(" on %Y-%m-%d").to_string())
+                    .unwrap_or_default();
+                card.push_str(&format!("\nYou {}{day}.", answer.verb()));
+            }
+        }
+        cards.push(card);
+    }
+    Ok((!cards.is_empty()).then(|| cards.join("\n\n")))
 }
 
 /// The sentence for an attachment that is not a PDF.

@@ -174,6 +174,7 @@ pub fn start_draft(
             Draft::reply(&original(m), &from, &mine, kind == DraftKind::ReplyAll)
         }
         (Some(m), DraftKind::Forward) => Draft::forward(&original(m), &from),
+        (Some(m), DraftKind::Answer(_)) => Draft::reply(&original(m), &from, &[], false),
         _ => Draft::new_message(&from),
     };
     let dir = drafts_dir(data_dir);
@@ -184,6 +185,9 @@ pub fn start_draft(
         // A forward carries the original's attachments: copies beside the draft,
         // named on its Attach: lines, so the user can drop or add some.
         draft.attach = keep_parts_of(store, m, &parts_dir(&path))?;
+    }
+    if let (Some(m), DraftKind::Answer(answer)) = (&msg, kind) {
+        draft = crate::engine::mailbox::invitation::answer_draft(store, m, draft, answer, &path)?;
     }
     crate::engine::mailbox::privacy::write_private(&path, draft.to_text().as_bytes())
         .map_err(compose_error)?;
@@ -313,6 +317,11 @@ pub fn send_draft(
             (None, None)
         }
     };
+    if let Some((_, DraftKind::Answer(answer))) = original {
+        if let Err(e) = crate::engine::mailbox::invitation::remember_answer(store, &files, answer) {
+            warnings.push(format!("the answer was not kept on the invitation: {e}"));
+        }
+    }
     if let (Some((key, kind)), Some(_)) = (original, &msg) {
         if let Some(flag) = kind.flag_on_original() {
             if let Err(e) = crate::engine::mailbox::flags::set_flag(store, key, flag, true) {

@@ -59,10 +59,14 @@ pub(in crate::engine) fn attachments_of(draft: &Draft) -> Result<Vec<Attachment>
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "attachment".into());
-            let content_type = mime_guess::from_path(&path)
-                .first_or_octet_stream()
-                .essence_str()
-                .to_string();
+            let content_type = crate::engine::mailbox::invitation::calendar_content_type(&bytes)
+                .filter(|_| mime_guess::from_path(&path).first_raw() == Some("text/calendar"))
+                .unwrap_or_else(|| {
+                    mime_guess::from_path(&path)
+                        .first_or_octet_stream()
+                        .essence_str()
+                        .to_string()
+                });
             Ok(Attachment {
                 name,
                 content_type,

@@ -11,6 +11,7 @@ pub mod copies;
 pub(super) mod draft_parts;
 pub mod expunge;
 pub mod flags;
+pub(super) mod invitation;
 pub mod message_files;
 pub mod moves;
 pub mod muting;

@@ -271,6 +271,10 @@ pub fn message_runs(
                 format!("  {}\n", state.message),
                 attachment_style(&state.status, theme),
             ));
+            if let Some(card) = &state.card {
+                let card: String = card.lines().map(|l| format!("  │ {l}\n")).collect();
+                runs.push(Run::new(card, theme.text));
+            }
         }
     }
     out
