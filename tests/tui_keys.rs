@@ -249,7 +249,7 @@ fn at_80x24_the_app_works_with_two_panes() {
     assert!(!screen.contains("Threads ("), "{screen}");
     h.keys("p");
     assert!(
-        h.screen().contains("no PDF page is cited"),
+        h.screen().contains("no attachment is cited"),
         "{}",
         h.screen()
     );

@@ -6,7 +6,7 @@
 
 use super::candidates::CandidateKind;
 use super::evidence::{EvidencePack, Role};
-use super::field_answer::{card_answer, field_answer, value_overlap};
+use super::field_answer::{card_answer, field_answer, is_card, value_overlap};
 use super::reader_input::reader_input;
 use super::select::Scored;
 use super::short_answer::{short_answer, typed_value};
@@ -190,12 +190,7 @@ pub fn compose(
         .items
         .get(primary.candidate.item)
         .is_some_and(|i| i.fields);
-    let card = pack.items.get(primary.candidate.item).is_some_and(|i| {
-        i.attachment.is_some()
-            && i.place
-                .as_deref()
-                .is_some_and(|p| p == "event" || p.starts_with("event "))
-    });
+    let card = pack.items.get(primary.candidate.item).is_some_and(is_card);
     let short = if record {
         field_answer(&primary.candidate.text, question)
     } else if let Some(value) = card

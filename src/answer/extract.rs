@@ -7,6 +7,7 @@
 
 use super::candidates::{candidates, Candidate};
 use super::compose::compose;
+use super::field_answer::card_field_first;
 use super::reader_input::reader_input;
 use super::select::features::{features, Context};
 use super::select::reading::Fusion;
@@ -150,6 +151,7 @@ impl Answerer for ExtractiveAnswerer {
         if j.scored.is_empty() {
             return Ok(Draft::NoAnswer("the evidence holds no passage".to_string()));
         }
+        card_field_first(&mut j.scored, request.pack, request.question);
         let fusion = Fusion::shipped().filter(|_| request.read.is_some());
         let threshold = j.threshold * fusion.map_or(1.0, |f| f.trust);
         if j.answerable < threshold {

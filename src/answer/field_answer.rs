@@ -20,6 +20,59 @@ pub fn card_answer(line: &str, question: &Question) -> Option<String> {
     (fits && !value.is_empty()).then(|| value.to_string())
 }
 
+/// Whether an evidence item is a line of an invitation card.
+pub fn is_card(item: &crate::answer::evidence::EvidenceItem) -> bool {
+    item.attachment.is_some()
+        && item
+            .place
+            .as_deref()
+            .is_some_and(|p| p == "event" || p.starts_with("event "))
+}
+
+/// Of an invitation card's lines, the one whose field the question's kind asks for
+/// (When for "when", Where for "where") goes first among the card's lines, and the
+/// lines of the other such fields go last: a "where" question is not answered by
+/// the card's time. The trees score a card's lines by their words, and "where" is
+/// not a word they weigh.
+pub fn card_field_first(
+    scored: &mut Vec<crate::answer::select::Scored>,
+    pack: &crate::answer::evidence::EvidencePack,
+    question: &Question,
+) {
+    if !matches!(
+        question.qtype,
+        QuestionType::When | QuestionType::Where | QuestionType::Who
+    ) {
+        return;
+    }
+    let card_line = |s: &crate::answer::select::Scored| {
+        pack.items.get(s.candidate.item).is_some_and(is_card)
+            && s.candidate
+                .text
+                .split_once(": ")
+                .is_some_and(|(f, _)| matches!(f, "When" | "Where" | "Organizer" | "Attendees"))
+    };
+    let (mut keep, off): (Vec<_>, Vec<_>) = std::mem::take(scored)
+        .into_iter()
+        .partition(|s| !card_line(s) || card_answer(&s.candidate.text, question).is_some());
+    // A fitting line moves up to where its card's first line was.
+    let mut i = 0;
+    while i < keep.len() {
+        let item = keep[i].candidate.item;
+        if pack.items.get(item).is_some_and(is_card) {
+            if let Some(j) = (i..keep.len()).find(|&j| {
+                keep[j].candidate.item == item
+                    && card_answer(&keep[j].candidate.text, question).is_some()
+            }) {
+                keep[i..=j].rotate_right(1);
+            }
+        }
+        i += 1;
+    }
+    keep.extend(off);
+    *scored = keep;
+}
+
 /// How many of the question's words a record's values hold (its field names
 /// left out): a record is about what its values name, so of two rows of one table
 /// the question that names "pottery" is about the pottery row.

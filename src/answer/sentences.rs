@@ -48,6 +48,7 @@ pub fn sentences(text: &str) -> Vec<SentenceSpan> {
                     || is_table_row(next_line)
                     || next_line.starts_with(['-', '*', '\u{2022}'])
                     || starts_numbered_item(next_line)
+                    || starts_labelled_field(next_line)
             }
             _ => false,
         };
@@ -66,6 +67,22 @@ pub fn sentences(text: &str) -> Vec<SentenceSpan> {
 fn is_table_row(line: &str) -> bool {
     let line = line.trim();
     line.contains('\t') || line.matches("   ").count() >= 2
+}
+
+/// "Where: Room 4B" or "Start date: May 2": a line that opens with a short label
+/// and a colon gives a field of its own, however long the line before it.
+fn starts_labelled_field(line: &str) -> bool {
+    let Some((label, rest)) = line.split_once(':') else {
+        return false;
+    };
+    let words: Vec<&str> = label.split(' ').collect();
+    label.len() <= 24
+        && rest.starts_with(' ')
+        && (1..=3).contains(&words.len())
+        && label.starts_with(|c: char| c.is_uppercase())
+        && words
+            .iter()
+            .all(|w| !w.is_empty() && w.chars().all(|c| c.is_alphabetic() || c == '-'))
 }
 
 /// "1. Call Sally" or "2) Send the plans": a numbered list item, not a wrapped figure.
@@ -151,5 +168,21 @@ mod tests {
     fn wrapped_long_lines_join_into_one_sentence() {
         let t = "This is a long line of prose that was wrapped by the mail client at\nseventy columns and goes on here.";
         assert_eq!(texts(t).len(), 1);
+    }
+
+    #[test]
+    fn a_labelled_field_starts_a_sentence_after_a_long_line() {
+        let text = "When: Monday 2 June 2025, 09:00 to 10:30 Europe/Madrid (07:00 UTC) for everyone\nWhere: Ranger hut";
+        let got: Vec<&str> = sentences(text)
+            .iter()
+            .map(|s| &text[s.start..s.end])
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[1], "Where: Ranger hut");
+        assert!(!starts_labelled_field("the plan: go"));
+        assert!(!starts_labelled_field("Note:no space"));
+        assert!(!starts_labelled_field(
+            "A very long label that is a sentence really: x"
+        ));
     }
 }

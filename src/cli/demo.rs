@@ -7,8 +7,13 @@ use quoth::serve::protocol::Op;
 use serde_json::json;
 use std::path::PathBuf;
 
-/// A question whose answer is only in a PDF attachment: the answer cites its page.
-const PDF_QUESTION: &str = "How much does consolidating backups with Cobalt save a year?";
+/// Questions whose answers are only in attachments: a PDF (cited by page), a
+/// spreadsheet (by sheet and row) and an invitation (by event).
+const QUESTIONS: &[&str] = &[
+    "How much does consolidating backups with Cobalt save a year?",
+    "What is the salary budget for the support analyst?",
+    "When is the Q2 all-hands?",
+];
 
 /// Searches that show what the query language and hybrid retrieval do on the demo
 /// mailbox (Dana never writes "leak": meaning finds her water-damage report).
@@ -159,10 +164,10 @@ pub fn run(data_dir: Option<PathBuf>, json: bool) -> Result<i32> {
             outln!("  no messages match");
         }
     }
-    if status.embedding.done > 0 {
-        outln!("\n$ quoth ask '{PDF_QUESTION}'");
+    for question in QUESTIONS.iter().filter(|_| status.embedding.done > 0) {
+        outln!("\n$ quoth ask '{question}'");
         let ask = Op::Ask {
-            question: PDF_QUESTION.to_string(),
+            question: question.to_string(),
             thread: None,
             widen: false,
             session: None,

@@ -519,7 +519,7 @@ impl App {
             .or_else(|| cites.iter().find(|c| c.attachment.is_some()))
             .cloned();
         let Some(c) = selected else {
-            return self.status.note("no PDF page is cited in this answer");
+            return self.status.note("no attachment is cited in this answer");
         };
         let (Some(key), Some(name)) = (MessageKey::from_hex(&c.key), c.attachment.clone()) else {
             return self.status.error("the citation names no stored attachment");

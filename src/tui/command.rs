@@ -378,7 +378,7 @@ impl Command {
             Command::NextCitation => "Next citation",
             Command::PrevCitation => "Previous citation",
             Command::OpenMessage => "Open cited message at the quote",
-            Command::OpenPdf => "Open cited PDF page",
+            Command::OpenPdf => "Open the cited attachment",
             Command::JumpBack => "Jump back",
             Command::JumpForward => "Jump forward",
             Command::ToggleQuoted => "Fold/unfold quoted text",
