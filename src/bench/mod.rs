@@ -4,6 +4,7 @@
 mod ask;
 mod fusion;
 mod imap;
+mod office;
 mod pdf;
 mod retrieval;
 mod selector;
@@ -160,6 +161,19 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 4)]
         ocr_pages: u32,
     },
+    /// Spreadsheet and document extraction: KB of text per second on a generated
+    /// workbook of `rows` rows and a document of as many paragraphs, beside the PDF
+    /// path on the GeoTopo lecture notes.
+    Office {
+        #[arg(long, default_value_t = 10_000)]
+        rows: usize,
+        /// The shared data folder (default: QUOTH_SHARED, then ../shared).
+        #[arg(long)]
+        shared: Option<PathBuf>,
+        /// Passes over each file; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
     /// Start to first frame on a data dir, and keystroke-to-redraw latency p50/p95
     /// while a background ingest runs.
     Tui(tui::TuiBenchArgs),
@@ -241,6 +255,7 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             runs,
             ocr_pages,
         } => pdf::run(shared, runs.max(1), ocr_pages.max(1), json),
+        BenchWhat::Office { rows, shared, runs } => office::run(rows, shared, runs.max(1), json),
         BenchWhat::Tui(args) => tui::run(args, json),
     }
 }
