@@ -22,6 +22,11 @@ const PDF_MESSAGES: &[&str] = &[
     "5b2e8c1d7f40.9e3a1c52@mail.harbor-properties.example",
     "20240325130000.c4a7e19b03@northwind.example",
 ];
+/// The demo messages whose facts are only in a spreadsheet and an invitation.
+const OFFICE_MESSAGES: [&str; 2] = [
+    "20240326101500.7f3a2c9e41@northwind.example",
+    "20240327090000.2b6d8e1f07@northwind.example",
+];
 const LOTUS: &[&str] = &[
     "OFC287F118.778007B5-ON85258A4A.003E0F92@meridian-telecom.example",
     "20240221141527.fab08df774@northwind.example",
@@ -54,8 +59,9 @@ fn ingest_counts_and_threads() {
     assert_eq!(stats.messages, 46);
     assert_eq!(stats.quarantined, 0);
     assert_eq!(stats.lost, 0);
-    // 9 conversations and 8 standalone messages (3 of them carry PDFs).
-    assert_eq!(stats.threads, 17);
+    // 9 conversations and 10 standalone messages (3 of them carry PDFs, one a
+    // spreadsheet, one an invitation).
+    assert_eq!(stats.threads, 19);
     // The Lotus Notes style thread has no References: the fallback joins all five.
     let threads: HashSet<_> = LOTUS
         .iter()
@@ -97,6 +103,7 @@ fn query_language_over_the_demo_mailbox() {
     with_attachments.sort();
     let mut expected = vec![BUDGET_DRAFT.to_string()];
     expected.extend(PDF_MESSAGES.iter().map(|id| id.to_string()));
+    expected.extend(OFFICE_MESSAGES.iter().map(|id| id.to_string()));
     expected.sort();
     assert_eq!(with_attachments, expected);
     let not_sent = engine

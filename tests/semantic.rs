@@ -163,11 +163,11 @@ fn filters_apply_in_every_mode() {
             .hit
             .date
             .is_some_and(|d| (1_710_201_600..1_710_288_000).contains(&d))));
-        // Four demo messages carry attachments; the budget draft is the one about
+        // Six demo messages carry attachments; the budget draft is the one about
         // the budget, and nothing without an attachment comes back.
         let r = retrieve(&engine, "budget has:attachment", mode);
         let with_attachments = engine.search("has:attachment", 100, 0).expect("runs");
-        assert_eq!(with_attachments.len(), 4);
+        assert_eq!(with_attachments.len(), 6);
         assert!(!r.hits.is_empty(), "{mode:?}");
         assert_eq!(
             r.hits[0].hit.message_id.as_deref(),

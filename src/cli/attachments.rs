@@ -3,7 +3,8 @@
 use super::output::safe_line;
 use quoth::engine::AttachmentState;
 
-/// `Attachment:` lines for `quoth show`, each with its status sentence.
+/// `Attachment:` lines for `quoth show`, each with its status sentence (and an
+/// invitation's card).
 pub fn print_states(states: &[AttachmentState]) {
     for a in states {
         outln!(
@@ -15,6 +16,10 @@ pub fn print_states(states: &[AttachmentState]) {
         );
         if a.status != "no_text_view" {
             outln!("            {}", safe_line(&a.message));
+        }
+        // An invitation's card, a line at a time, with the answer sent.
+        for line in a.card.iter().flat_map(|c| c.lines()) {
+            outln!("            │ {}", safe_line(line));
         }
     }
 }

@@ -487,10 +487,16 @@ impl App {
         }
     }
 
+    /// `o`: the cited source. A message opens in the reader at the quote; a cited
+    /// spreadsheet row, document paragraph or invitation, whose quote the message's
+    /// text does not hold, opens as a file with the user's opener.
     fn open_cited_message(&mut self) {
         let Some(c) = self.citations().get(self.evidence.selected).cloned() else {
             return self.status.note("no citation selected");
         };
+        if c.attachment.is_some() && c.place.is_some() && c.pdf_page().is_none() {
+            return self.open_pdf();
+        }
         let (Some(key), Some(thread)) = (
             MessageKey::from_hex(&c.key),
             ThreadId::from_hex(&c.thread_id),

@@ -795,3 +795,71 @@ fn a_page_citation_shows_the_whole_page_with_the_quote_highlighted() {
     let plain_style = buffer[find_last("Done by June")].style();
     assert_ne!(quote_style, plain_style, "the quote is highlighted");
 }
+
+#[test]
+fn a_row_citation_shows_the_row_with_its_columns_and_the_value_set_apart() {
+    let mut app = app(Theme::colored());
+    answered(&mut app);
+    let turn = app.chat.turns.last_mut().expect("a turn");
+    let outcome = turn.outcome.as_mut().expect("answered");
+    let row = "Trail: Ridge loop; Length km: 14; Start: North car park";
+    outcome.citations[0].attachment = Some("trails.xlsx".into());
+    outcome.citations[0].page = Some(3);
+    outcome.citations[0].place = Some("Routes, row 3".into());
+    outcome.citations[0].quote = row.into();
+    let at = row.find("14").expect("value");
+    outcome.citations[0].answer_span = Some((at, at + 2));
+    app.layout.focus_on(Pane::Evidence);
+    let _ = app.take_requests();
+    app.handle(key_event('1'));
+    let req = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Page { req, .. } => Some(req),
+            _ => None,
+        })
+        .expect("the cited row is asked for");
+    app.handle(AppEvent::Engine(EngineEvent::Page {
+        req,
+        page: Some(Box::new(crate::engine::AttachmentPage {
+            name: "trails.xlsx".into(),
+            page: 3,
+            page_count: 2,
+            place: Some("Routes, row 3".into()),
+            text: row.into(),
+            source: crate::attach::PageSource::TextLayer,
+            highlight: Some((0, row.len())),
+        })),
+    }));
+    let buffer = draw(&mut app, 120, 40);
+    let screen = text(&buffer);
+    assert!(screen.contains("trails.xlsx, Routes, row 3"), "{screen}");
+    assert!(screen.contains("o or p opens the file."), "{screen}");
+    let last = |needle: &str| {
+        screen
+            .lines()
+            .enumerate()
+            .filter_map(|(y, l)| {
+                l.find(needle)
+                    .map(|x| (l[..x].chars().count() as u16, y as u16))
+            })
+            .last()
+            .expect("on screen")
+    };
+    // The page view is below the list of quotes: the last occurrences are in it.
+    let value = buffer[last("14;")].style();
+    let rest = buffer[last("Ridge")].style();
+    assert_ne!(
+        value, rest,
+        "the value stands apart from the rest of the quote"
+    );
+    // `o` opens the cited file itself: the message's text does not hold the row.
+    let _ = app.take_requests();
+    app.handle(key_event('o'));
+    let opened = app.take_requests().into_iter().find_map(|r| match r {
+        EngineRequest::SaveAttachment { name, page, .. } => Some((name, page)),
+        _ => None,
+    });
+    assert_eq!(opened, Some(("trails.xlsx".to_string(), None)));
+}

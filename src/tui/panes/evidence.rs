@@ -129,7 +129,11 @@ pub fn render(
             }) =>
         {
             if let Some(p) = &state.page {
-                view.extend(wrap(&page_runs(p, theme), bottom.width));
+                let value = c
+                    .answer_span
+                    .and_then(|(a, b)| c.quote.get(a..b))
+                    .filter(|v| !v.trim().is_empty());
+                view.extend(wrap(&page_runs(p, value, theme), bottom.width));
             }
         }
         (_, Some(page)) => {
@@ -170,9 +174,11 @@ pub fn render(
     f.render_widget(Paragraph::new(lines), bottom);
 }
 
-/// A cited attachment page: its name and number, then its whole text with the quote
-/// highlighted (or, when the quote cannot be placed, the quote under the text).
-fn page_runs(p: &AttachmentPage, theme: &Theme) -> Vec<Run> {
+/// A cited attachment page (a PDF page, a spreadsheet row with its column names, an
+/// invitation card): its name and place, then its whole text with the quote
+/// highlighted and, inside it, the value that answers (or, when the quote cannot be
+/// placed, the quote under the text).
+fn page_runs(p: &AttachmentPage, value: Option<&str>, theme: &Theme) -> Vec<Run> {
     let title = match &p.place {
         Some(place) => format!("{}, {place}\n\n", p.name),
         None => format!("{}, page {} of {}\n\n", p.name, p.page, p.page_count),
@@ -184,13 +190,34 @@ fn page_runs(p: &AttachmentPage, theme: &Theme) -> Vec<Run> {
     {
         Some((before, quote, after)) => {
             runs.push(Run::new(before.to_string(), theme.text));
-            runs.push(Run::tagged(quote.to_string(), theme.cited, HIGHLIGHT_TAG));
+            let split = value.and_then(|v| Some((quote.find(v)?, v.len())));
+            match split {
+                Some((at, len)) => {
+                    let strong = theme.cited.add_modifier(ratatui::style::Modifier::REVERSED);
+                    runs.push(Run::tagged(
+                        quote[..at].to_string(),
+                        theme.cited,
+                        HIGHLIGHT_TAG,
+                    ));
+                    runs.push(Run::tagged(
+                        quote[at..at + len].to_string(),
+                        strong,
+                        HIGHLIGHT_TAG,
+                    ));
+                    runs.push(Run::tagged(
+                        quote[at + len..].to_string(),
+                        theme.cited,
+                        HIGHLIGHT_TAG,
+                    ));
+                }
+                None => runs.push(Run::tagged(quote.to_string(), theme.cited, HIGHLIGHT_TAG)),
+            }
             runs.push(Run::new(after.to_string(), theme.text));
         }
         None => runs.push(Run::new(p.text.clone(), theme.text)),
     }
     let hint = if p.place.is_some() {
-        "\n\np opens the file."
+        "\n\no or p opens the file."
     } else {
         "\n\np opens the page in the PDF viewer."
     };
