@@ -7,7 +7,7 @@
 use crate::answer::evidence::EvidenceItem;
 use crate::attach::EventVersion;
 use crate::engine::{Engine, Result};
-use crate::mail::model::{display_list, MessageKey};
+use crate::mail::model::MessageKey;
 use crate::store::{display_name, StoredMessage};
 
 /// One version of an event as a message carries it.
@@ -122,35 +122,12 @@ impl Engine {
         let Some(msg) = self.store.message(&carried.key)? else {
             return Ok(Vec::new());
         };
-        let thread = self
-            .store
-            .thread_of(&carried.key)?
-            .unwrap_or_else(|| crate::mail::model::ThreadId::of_root(&carried.key));
         let mut out = Vec::new();
         for c in self.store.chunks_of(&carried.key)? {
             let Some(at) = &c.attachment else { continue };
-            if at.index != carried.index || at.page != Some(carried.page) {
-                continue;
+            if at.index == carried.index && at.page == Some(carried.page) {
+                out.push(self.other_item(&msg, &c, like)?);
             }
-            out.push(EvidenceItem {
-                key: carried.key.to_hex(),
-                message_id: msg.message_id.clone(),
-                thread_id: thread.to_hex(),
-                date: msg.date,
-                from: msg.sender(),
-                recipients: format!("{} {}", display_list(&msg.to), display_list(&msg.cc)),
-                subject: msg.subject.clone(),
-                cite_text: c.cite_text.clone(),
-                start: c.start,
-                end: c.end,
-                attachment: Some(at.name.clone()),
-                page: at.page,
-                place: at.where_(),
-                origin: None,
-                later_version: None,
-                fields: at.fields,
-                ..like.clone()
-            });
         }
         Ok(out)
     }

@@ -126,35 +126,51 @@ impl Engine {
                     continue;
                 }
                 if normalize(&c.cite_text).contains(&head) {
-                    let thread = self
-                        .store
-                        .thread_of(&hit.key)?
-                        .unwrap_or_else(|| crate::mail::model::ThreadId::of_root(&hit.key));
-                    return Ok(Some(EvidenceItem {
-                        key: msg.key.to_hex(),
-                        message_id: msg.message_id.clone(),
-                        thread_id: thread.to_hex(),
-                        date: msg.date,
-                        from: msg.sender(),
-                        recipients: format!("{} {}", display_list(&msg.to), display_list(&msg.cc)),
-                        subject: msg.subject.clone(),
-                        context: quoted_context(&msg),
-                        cite_text: c.cite_text,
-                        start: c.start,
-                        end: c.end,
-                        attachment: None,
-                        page: None,
-                        place: None,
-                        fields: false,
-                        participants: participants(&msg),
-                        attachments: Vec::new(),
-                        origin: None,
-                        ..item.clone()
-                    }));
+                    return Ok(Some(self.other_item(&msg, &c, item)?));
                 }
             }
         }
         Ok(None)
+    }
+}
+
+impl Engine {
+    /// A passage of another message than a hit's (the original of a forward, the
+    /// latest version of an event), as an evidence item with `like`'s retrieval
+    /// scores.
+    pub(in crate::engine) fn other_item(
+        &self,
+        msg: &StoredMessage,
+        c: &StoredChunk,
+        like: &EvidenceItem,
+    ) -> Result<EvidenceItem> {
+        let thread = self
+            .store
+            .thread_of(&msg.key)?
+            .unwrap_or_else(|| crate::mail::model::ThreadId::of_root(&msg.key));
+        let at = c.attachment.as_ref();
+        Ok(EvidenceItem {
+            key: msg.key.to_hex(),
+            message_id: msg.message_id.clone(),
+            thread_id: thread.to_hex(),
+            date: msg.date,
+            from: msg.sender(),
+            recipients: format!("{} {}", display_list(&msg.to), display_list(&msg.cc)),
+            subject: msg.subject.clone(),
+            context: quoted_context(msg),
+            cite_text: c.cite_text.clone(),
+            start: c.start,
+            end: c.end,
+            attachment: at.map(|a| a.name.clone()),
+            page: at.and_then(|a| a.page),
+            place: at.and_then(|a| a.where_()),
+            later_version: None,
+            fields: at.is_some_and(|a| a.fields),
+            participants: participants(msg),
+            attachments: attachment_names(msg),
+            origin: None,
+            ..like.clone()
+        })
     }
 }
 
