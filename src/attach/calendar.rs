@@ -308,7 +308,8 @@ fn attendee(p: &Property) -> String {
     format!("{} ({status})", person(p))
 }
 
-fn address(value: &str) -> String {
+/// A CAL-ADDRESS without its `mailto:` scheme.
+pub(crate) fn address(value: &str) -> String {
     let v = value.trim();
     let v = v
         .get(..7)

@@ -124,13 +124,10 @@ pub fn reply(
     let mut calendar = Calendar::new();
     calendar.append_property(Property::new("METHOD", "REPLY"));
     calendar.push(out.done());
-    let organizer = event.properties().get("ORGANIZER").map(|o| {
-        let v = o.value().trim();
-        v.get(..7)
-            .filter(|p| p.eq_ignore_ascii_case("mailto:"))
-            .map_or(v, |_| &v[7..])
-            .to_string()
-    });
+    let organizer = event
+        .properties()
+        .get("ORGANIZER")
+        .map(|o| crate::attach::calendar::address(o.value()));
     Ok(Reply {
         calendar: calendar.to_string(),
         uid: uid.to_string(),
