@@ -234,6 +234,73 @@ pub const ORG_SUFFIXES: &[&str] = &[
     "foundation",
 ];
 
+/// Mail domains that give addresses to anyone: an address there names no
+/// organisation.
+#[rustfmt::skip]
+pub const PERSONAL_MAIL_DOMAINS: &[&str] = &[
+    "gmail.com", "googlemail.com", "yahoo.com", "hotmail.com", "outlook.com", "live.com",
+    "msn.com", "aol.com", "icloud.com", "me.com", "mac.com", "proton.me", "protonmail.com",
+    "gmx.com", "gmx.net", "gmx.de", "web.de", "mail.com", "yandex.com", "yandex.ru",
+    "zoho.com", "fastmail.com", "hey.com", "comcast.net", "earthlink.net", "att.net",
+    "sbcglobal.net", "verizon.net", "juno.com", "netzero.net", "prodigy.net", "compuserve.com",
+];
+
+/// Second-level labels under which a country's registries give names
+/// ("acme.co.uk"): the organisation's name is the label before them.
+#[rustfmt::skip]
+pub const SECOND_LEVEL_SUFFIXES: &[&str] = &[
+    "co", "com", "org", "net", "ac", "gov", "edu", "ltd", "plc", "or", "ne", "go",
+];
+
+/// Verbs that join a named thing to its value in a statement of fact ("the strike
+/// price is $14.50", "the review has been moved to Friday"): a value they link to
+/// the words before them is that thing's value.
+#[rustfmt::skip]
+pub const FACT_VERBS: &[&str] = &[
+    "is", "was", "are", "were", "be", "been", "remains", "remain", "stays", "becomes",
+    "became", "moved", "changed", "set", "pushed", "rescheduled", "revised", "raised",
+    "lowered", "reduced", "increased", "updated", "equals", "totals", "comes",
+];
+
+/// Little words that may stand between a fact's verb and its value ("moved to",
+/// "is now", "will be at", "has been set for").
+#[rustfmt::skip]
+pub const FACT_LINK_WORDS: &[&str] = &[
+    "now", "still", "to", "at", "for", "on", "by", "until", "from", "of", "in", "will",
+    "has", "have", "had", "would", "should", "be", "been", "back", "out", "up", "down",
+    "going", "currently", "then", "also", "actually", "approximately", "about", "around",
+];
+
+/// Header names that label lines of a quoted or forwarded header block, not facts.
+#[rustfmt::skip]
+pub const HEADER_LABELS: &[&str] = &[
+    "from", "to", "cc", "bcc", "sent", "date", "subject", "re", "fw", "fwd", "reply-to",
+    "importance", "attachments", "attachment",
+];
+
+/// Words a question uses about who was on a mail ("who was cc'd", "who else got
+/// it", "who was on the thread").
+#[rustfmt::skip]
+pub const PARTICIPATION_CUES: &[&str] = &[
+    "cc", "cc'd", "cced", "ccd", "copied", "copy", "bcc", "bcc'd", "included", "recipients",
+    "recipient", "received", "addressed", "participants", "involved",
+];
+
+/// Words a question uses about someone joining a conversation ("who was looped in",
+/// "when was Dana added").
+#[rustfmt::skip]
+pub const JOINING_CUES: &[&str] = &[
+    "looped", "loop", "added", "joined", "join", "brought", "pulled", "roped",
+];
+
+/// Words that name a conversation rather than its topic ("the budget thread").
+#[rustfmt::skip]
+pub const CONVERSATION_WORDS: &[&str] = &[
+    "thread", "threads", "email", "emails", "mail", "note", "chain", "conversation",
+    "discussion", "message", "messages", "exchange", "correspondence", "memo", "invite",
+    "invitation", "notice", "announcement",
+];
+
 /// Words that end the name of a place ("Pine Lodge", "Birch Room", "Elm Street").
 #[rustfmt::skip]
 pub const PLACE_ENDS: &[&str] = &[

@@ -9,6 +9,7 @@ pub mod answer;
 pub mod attach;
 pub mod config;
 pub mod engine;
+pub mod graph;
 pub mod index;
 pub mod lexicon;
 pub mod mail;

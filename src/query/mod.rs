@@ -1,6 +1,7 @@
 //! The query language: notmuch/mu-style syntax with positioned errors.
 
 pub mod date_spec;
+pub mod graph_intent;
 pub mod natural_date;
 pub mod people;
 pub mod question;
