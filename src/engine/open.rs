@@ -103,6 +103,7 @@ impl Engine {
             mailbox: super::mailbox::UserState {
                 tags,
                 context: Mutex::new(None),
+                identities: Mutex::new(None),
             },
             retrieval: super::retrieval::Indexes {
                 lexical,

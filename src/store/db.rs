@@ -12,6 +12,8 @@ use std::path::Path;
 
 #[path = "attachments.rs"]
 pub mod attachments;
+#[path = "graph.rs"]
+pub mod graph;
 mod mail_state;
 mod moves;
 mod remove;
@@ -74,6 +76,11 @@ pub struct Store {
     /// The state sets read so far, kept in step with `mail_states`.
     live_states: std::sync::Arc<super::live_sets::LiveSets<crate::mail::state::MailState>>,
     attach: attachments::AttachTrees,
+    graph: graph::GraphTrees,
+    /// Bumped by every write that adds or removes messages: what is derived from the
+    /// set of messages (the address book) is cached by it, since counting the
+    /// messages reads every key. One process holds the store, so it is enough.
+    generation: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// One message with everything written for it in one go.
@@ -110,6 +117,8 @@ impl Store {
             mail_states: db.open_tree("mail_states")?,
             live_states: Default::default(),
             attach: attachments::AttachTrees::open(&db)?,
+            graph: graph::GraphTrees::open(&db)?,
+            generation: Default::default(),
             db,
         };
         store.check_schema(dir)?;
@@ -266,7 +275,30 @@ impl Store {
             .map(|v| decode("messages", &v?))
     }
 
+    /// Every stored message's key, without reading the messages.
+    pub fn message_keys(&self) -> impl Iterator<Item = Result<MessageKey>> + '_ {
+        self.messages.iter().keys().map(|k| {
+            let k = k?;
+            <[u8; 16]>::try_from(k.as_ref())
+                .map(MessageKey)
+                .map_err(|_| StoreError::Corrupt {
+                    tree: "messages",
+                    reason: "a key is not 16 bytes".into(),
+                })
+        })
+    }
+
     /// Writes a batch of new messages with their facts, chunks and attachments.
+    /// The generation of the set of messages (see the field); 0 after opening.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    pub(super) fn bump_generation(&self) {
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
     pub fn insert_messages(&self, batch: &[NewMessage<'_>]) -> Result<()> {
         let mut messages = sled::Batch::default();
         let mut msgids = sled::Batch::default();
@@ -307,6 +339,7 @@ impl Store {
         self.msgids.apply_batch(msgids)?;
         self.write_states(&states)?;
         self.messages.apply_batch(messages)?;
+        self.bump_generation();
         Ok(())
     }
 

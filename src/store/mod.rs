@@ -16,5 +16,6 @@ pub use db::attachments::{
     attachment_embed_text, attachment_ordinal, content_hash, display_name, is_attachment_ordinal,
     AttachmentExtract, AttachmentKind, ChunkAttachment, ContentHash, PageRecord,
 };
+pub use db::graph::{MessageGraph, MessagePerson, Posting};
 pub use db::{NewMessage, Store, StoreError, SCHEMA_VERSION};
 pub use records::*;

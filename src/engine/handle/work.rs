@@ -177,6 +177,9 @@ fn run(shared: &Shared, work: Work, announce: bool) {
 fn embed_pending(shared: &Shared) -> Vec<String> {
     shared.embed_again.store(false, Ordering::SeqCst);
     let mut summary = Vec::new();
+    if let Err(e) = read_graph(shared) {
+        shared.error(None, e);
+    }
     match read_attachments(shared) {
         Ok(Some(s)) => summary.push(s),
         Ok(None) => {}
@@ -245,6 +248,20 @@ fn ingest(shared: &Shared, paths: &[PathBuf]) -> crate::engine::Result<String> {
         "ingested {} new {messages} ({} {threads})",
         report.added, report.threads
     ))
+}
+
+/// Runs the graph jobs (people and facts of new mail) in steps, each under the read
+/// lock, yielding to writers between steps. Quiet: the graph is small, fast work.
+fn read_graph(shared: &Shared) -> crate::engine::Result<()> {
+    shared.read(|e| e.queue_graph_if_behind())?;
+    let known = shared.read(|e| e.mailbox_context())?.known_people;
+    let mut report = crate::engine::GraphReport::default();
+    loop {
+        shared.writers_waiting.until_none();
+        if !shared.read(|e| e.graph_step(&known, &mut report))? {
+            return Ok(());
+        }
+    }
 }
 
 /// Runs the attachment jobs (PDF pages, text attachments) before embedding, so their

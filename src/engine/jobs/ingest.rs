@@ -7,6 +7,7 @@
 use crate::engine::ask::memory::release_free_memory;
 use crate::engine::jobs::attachments::enqueue_attachment_jobs;
 use crate::engine::jobs::embedding::enqueue_embed_jobs;
+use crate::engine::jobs::graph::enqueue_graph_jobs;
 use crate::engine::jobs::prepare::{prepare, Prepared};
 use crate::engine::mailbox::threading::rethread;
 use crate::engine::{Engine, EngineError};
@@ -310,6 +311,8 @@ pub(in crate::engine) fn commit_prepared(
         .flat_map(|p| p.chunks.iter().map(|c| embed_id(&c.embed_text)))
         .collect();
     enqueue_embed_jobs(jobs, &embed_ids)?;
+    let keys: Vec<_> = pending.iter().map(|p| p.message.key).collect();
+    enqueue_graph_jobs(jobs, &keys)?;
     Ok(())
 }
 

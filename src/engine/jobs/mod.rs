@@ -4,6 +4,7 @@
 
 pub(super) mod attachments;
 pub(super) mod embedding;
+pub mod graph;
 pub(super) mod ingest;
 pub(super) mod ingest_batch;
 pub(super) mod prepare;

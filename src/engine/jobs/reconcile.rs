@@ -54,11 +54,16 @@ pub struct ReconcileReport {
     /// Texts whose vector was lost and that are embedded again.
     pub vectors_requeued: u64,
     pub attachment_jobs_queued: u64,
+    /// Messages the graph had not read, queued.
+    #[serde(default)]
+    pub graph_jobs_queued: u64,
 }
 
 impl ReconcileReport {
     pub fn is_empty(&self) -> bool {
-        self.embed_jobs_queued == 0 && self.attachment_jobs_queued == 0
+        self.embed_jobs_queued == 0
+            && self.attachment_jobs_queued == 0
+            && self.graph_jobs_queued == 0
     }
 }
 
@@ -119,11 +124,13 @@ impl Engine {
             )];
             attachment_queued += enqueue_attachment_jobs(&self.store, &self.jobs, &batch)? as u64;
         }
+        let graph_queued = self.queue_graph_gaps()? as u64;
         self.store.set_derived_work_owed(false)?;
         Ok(ReconcileReport {
             embed_jobs_queued: embed_queued,
             vectors_requeued: embed.lost.len() as u64,
             attachment_jobs_queued: attachment_queued,
+            graph_jobs_queued: graph_queued,
         })
     }
 

@@ -95,12 +95,14 @@ impl Engine {
 
     /// The address book and newest date, rebuilt when the mailbox changed.
     pub fn mailbox_context(&self) -> Result<MailboxContext> {
-        let count = self.store.message_count()? as u64;
+        // Cached by the store's generation in memory; the saved copy by the count.
+        let generation = self.store.generation();
         if let Ok(Some(ctx)) = self.mailbox.context.lock().map(|c| c.clone()) {
-            if ctx.0 == count {
+            if ctx.0 == generation {
                 return Ok(ctx.1);
             }
         }
+        let count = self.store.message_count()? as u64;
         let tree = self
             .store
             .db()
@@ -145,7 +147,7 @@ impl Engine {
             newest: saved.newest,
         };
         if let Ok(mut c) = self.mailbox.context.lock() {
-            *c = Some((count, ctx.clone()));
+            *c = Some((generation, ctx.clone()));
         }
         Ok(ctx)
     }

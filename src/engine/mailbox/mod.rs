@@ -27,4 +27,7 @@ pub(super) mod threading;
 pub(in crate::engine) struct UserState {
     pub tags: crate::store::tags::Tags,
     pub context: std::sync::Mutex<Option<(u64, address_book::MailboxContext)>>,
+    /// The address book's people merged across addresses, by the same generation.
+    pub identities:
+        std::sync::Mutex<Option<(u64, std::sync::Arc<crate::graph::identity::Identities>)>>,
 }

@@ -44,10 +44,12 @@ impl Store {
                 self.msgids.remove(k)?;
             }
             self.facts.remove(key.0)?;
+            self.remove_graph(key)?;
             self.msg_thread.remove(key.0)?;
             self.index_states(key, Some(&msg.flags), None)?;
             self.messages.remove(key.0)?;
         }
+        self.bump_generation();
         let mut freed = Vec::new();
         for id in touched {
             if self
