@@ -134,6 +134,8 @@ pub enum EngineRequest {
     },
     /// The raw message, headers and all, as its source holds it.
     Raw { req: RequestId, key: MessageKey },
+    /// A thread's people, organisations and facts (hex thread id).
+    ThreadGraph { req: RequestId, thread: String },
     /// Write attachment `index` of a message to `path` (a file or a directory).
     SaveAttachmentAs {
         req: RequestId,
@@ -333,6 +335,11 @@ pub enum EngineEvent {
     AttachmentSavedAs {
         req: RequestId,
         path: PathBuf,
+    },
+    /// A thread's people, organisations and facts.
+    ThreadGraph {
+        req: RequestId,
+        graph: Box<crate::engine::ThreadGraph>,
     },
     Progress(Progress),
     /// New messages were synced from an IMAP folder: stored and searchable now,
@@ -601,6 +608,16 @@ fn serve(shared: &Shared, request: EngineRequest) {
         | EngineRequest::Move { .. }
         | EngineRequest::Raw { .. }
         | EngineRequest::SaveAttachmentAs { .. }) => mail::serve(shared, r),
+        EngineRequest::ThreadGraph { req, thread } => {
+            match shared.read(|e| e.thread_graph(&thread)) {
+                Ok(Some(graph)) => shared.emit(EngineEvent::ThreadGraph {
+                    req,
+                    graph: Box::new(graph),
+                }),
+                Ok(None) => shared.error(Some(req), format!("no thread has the id {thread}")),
+                Err(e) => shared.error(Some(req), e),
+            }
+        }
         EngineRequest::SaveAttachment {
             req,
             key,

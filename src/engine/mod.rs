@@ -5,6 +5,7 @@
 //! processes.
 
 mod ask;
+mod graph;
 pub mod handle;
 mod jobs;
 pub mod mailbox;
@@ -21,8 +22,12 @@ pub use ask::answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::llm::{LlmAnswerer, LlmConfig};
 pub use ask::sessions::session_path;
 pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
+pub use graph::{
+    FactsView, OrganisationPeople, PeopleView, PersonSummary, ThreadEntity, ThreadGraph,
+};
 pub use jobs::attachments::{AttachReport, ATTACH_JOB};
 pub use jobs::embedding::{EmbedProgress, EmbedReport, EMBED_JOB};
+pub use jobs::graph::{GraphReport, GRAPH_JOB};
 pub use jobs::ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use jobs::prepare::format_date;
 pub use jobs::reconcile::{ReconcileReport, StatusReport, WorkGaps};
@@ -230,7 +235,7 @@ impl Engine {
         Ok(indexed)
     }
 
-    /// Rebuilds the tantivy index from sled.
+    /// Rebuilds the tantivy index and the graph from sled.
     pub fn reindex(&mut self, progress: &mut dyn FnMut(usize, usize)) -> Result<usize> {
         self.retrieval.lexical.clear()?;
         let keys: Vec<(MessageKey, bool)> = self
@@ -240,6 +245,9 @@ impl Engine {
             .collect::<std::result::Result<_, _>>()?;
         let indexed = self.index_messages(&keys, progress)?;
         self.store.set_documents_owed(false)?;
+        self.rebuild_graph()?;
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        self.extract_graph(&stop, &mut |_| {})?;
         Ok(indexed)
     }
 

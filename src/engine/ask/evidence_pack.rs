@@ -144,19 +144,8 @@ impl Engine {
         c: &StoredChunk,
         like: &EvidenceItem,
     ) -> Result<EvidenceItem> {
-        let thread = self
-            .store
-            .thread_of(&msg.key)?
-            .unwrap_or_else(|| crate::mail::model::ThreadId::of_root(&msg.key));
         let at = c.attachment.as_ref();
         Ok(EvidenceItem {
-            key: msg.key.to_hex(),
-            message_id: msg.message_id.clone(),
-            thread_id: thread.to_hex(),
-            date: msg.date,
-            from: msg.sender(),
-            recipients: format!("{} {}", display_list(&msg.to), display_list(&msg.cc)),
-            subject: msg.subject.clone(),
             context: quoted_context(msg),
             cite_text: c.cite_text.clone(),
             start: c.start,
@@ -164,12 +153,48 @@ impl Engine {
             attachment: at.map(|a| a.name.clone()),
             page: at.and_then(|a| a.page),
             place: at.and_then(|a| a.where_()),
-            later_version: None,
             fields: at.is_some_and(|a| a.fields),
+            n: like.n,
+            score: like.score,
+            rank: like.rank,
+            dense: like.dense,
+            ..self.header_item(msg)?
+        })
+    }
+}
+
+impl Engine {
+    /// A message as evidence of its headers alone (who sent it, who got it): what a
+    /// header citation quotes.
+    pub(in crate::engine) fn header_item(&self, msg: &StoredMessage) -> Result<EvidenceItem> {
+        let thread = self
+            .store
+            .thread_of(&msg.key)?
+            .unwrap_or_else(|| crate::mail::model::ThreadId::of_root(&msg.key));
+        Ok(EvidenceItem {
+            n: 0,
+            key: msg.key.to_hex(),
+            message_id: msg.message_id.clone(),
+            thread_id: thread.to_hex(),
+            date: msg.date,
+            from: msg.sender(),
+            recipients: format!("{} {}", display_list(&msg.to), display_list(&msg.cc)),
+            subject: msg.subject.clone(),
+            context: String::new(),
+            cite_text: String::new(),
+            start: 0,
+            end: 0,
+            attachment: None,
+            page: None,
+            place: None,
+            later_version: None,
+            fields: false,
+            score: 0.0,
+            rank: 1,
+            dense: None,
             participants: participants(msg),
             attachments: attachment_names(msg),
             origin: None,
-            ..like.clone()
         })
     }
 }

@@ -11,6 +11,7 @@ use crate::answer::extract::ExtractiveAnswerer;
 use crate::answer::validate::validate;
 use crate::answer::{AnswerRequest, Answerer, Draft, ReaderInput};
 use crate::engine::ask::ask_tries::{draft_answer, hints_of, plan_attempts, Tries};
+use crate::engine::graph::answer::GraphOutcome;
 use crate::engine::retrieval::retrieve::{RetrieveHints, RetrieveOptions, SearchMode};
 use crate::engine::{Engine, Result};
 use crate::query::question::Question;
@@ -203,6 +204,24 @@ impl Engine {
         let widen = opts.widen || !scoped;
         let mut attempts = plan_attempts(&plan, opts, scope, widen);
 
+        // Who was on the mail, who joined and when: the headers answer exactly.
+        let t = Instant::now();
+        let in_view = opts.thread.as_deref().or(conversation.thread.as_deref());
+        match self.graph_answer(&plan, in_view)? {
+            GraphOutcome::Answered(answered, note) => {
+                tries.answered = Some(answered);
+                tries.notes.push(note);
+                attempts.clear();
+            }
+            GraphOutcome::NoAnswer(note) => {
+                tries.searched.push(plan.text.clone());
+                tries.notes.push(note);
+                attempts.clear();
+            }
+            GraphOutcome::NotForGraph => {}
+        }
+        tries.timings.insert("graph".into(), ms(t));
+
         let hints = hints_of(&plan, &resolved.avoid_messages);
         let weights = self.term_weights(&plan, &resolved.standalone);
         // The question's meaning, for the selector; without the model the selector
@@ -352,7 +371,7 @@ impl Engine {
 }
 
 /// The surviving claims, with their citations renumbered 1..k in order of appearance.
-fn assemble(
+pub(in crate::engine) fn assemble(
     validation: &crate::answer::validate::Validation,
     pack: &EvidencePack,
     selection: Option<&crate::answer::compose::Selection>,

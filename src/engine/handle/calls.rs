@@ -147,6 +147,21 @@ impl Requester {
         self.shared.read(|e| e.addresses(prefix, limit))
     }
 
+    /// The people a query names (a name, an address or an organisation).
+    pub fn people(&self, query: &str) -> Result<crate::engine::PeopleView> {
+        self.shared.read(|e| e.people(query))
+    }
+
+    /// The facts of a thread (hex id) or of what a query names.
+    pub fn facts(&self, query: &str) -> Result<crate::engine::FactsView> {
+        self.shared.read(|e| e.facts(query))
+    }
+
+    /// A thread's people, organisations and facts.
+    pub fn thread_graph(&self, thread: &str) -> Result<Option<crate::engine::ThreadGraph>> {
+        self.shared.read(|e| e.thread_graph(thread))
+    }
+
     pub fn find_message(&self, id: &str) -> Result<StoredMessage> {
         self.shared.read(|e| e.find_message(id))
     }

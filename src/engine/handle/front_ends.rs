@@ -210,6 +210,7 @@ fn request_req(request: &mut EngineRequest) -> Option<&mut RequestId> {
         | R::Open { req, .. }
         | R::SaveAttachment { req, .. }
         | R::Raw { req, .. }
+        | R::ThreadGraph { req, .. }
         | R::SaveAttachmentAs { req, .. }
         | R::SetFlag { req, .. }
         | R::Move { req, .. }
@@ -244,6 +245,7 @@ fn event_req(event: &mut EngineEvent) -> Option<&mut RequestId> {
         | E::Message { req, .. }
         | E::AttachmentSaved { req, .. }
         | E::Raw { req, .. }
+        | E::ThreadGraph { req, .. }
         | E::AttachmentSavedAs { req, .. } => Some(req),
         E::Error { req, .. } => req.as_mut(),
         E::ThreadList { .. }
