@@ -84,6 +84,9 @@ fn the_cli_and_the_http_api_share_one_server() {
         "{}",
         String::from_utf8_lossy(&ingest.stderr)
     );
+    // The graph jobs run with the background work (embedding may fail without the
+    // model: the graph is read first either way).
+    quoth(&dir).arg("embed").output().expect("embed runs");
     // In process, before any server runs.
     let asked = json_of(&dir, &["ask", QUESTION]);
     assert_eq!(asked["abstained"], false, "{asked}");
@@ -283,6 +286,48 @@ fn the_cli_and_the_http_api_share_one_server() {
         .json()
         .expect("JSON");
     assert_eq!(threads["threads"].as_array().map(Vec::len), Some(3));
+
+    // The graph: people and facts answer over HTTP as the CLI prints them.
+    for (path, command, query) in [
+        ("people", "people", "harbor"),
+        ("facts", "facts", "strike price"),
+    ] {
+        let over_http: Value = http
+            .get(format!("{base}{path}"))
+            .query(&[("q", query)])
+            .header("Authorization", &bearer)
+            .send()
+            .expect("the graph answers")
+            .json()
+            .expect("JSON");
+        assert_eq!(over_http, json_of(&dir, &[command, query]), "{path}");
+    }
+    let people: Value = json_of(&dir, &["people", "harbor"]);
+    assert_eq!(
+        people["organisation"]["domain"], "harbor-properties.example",
+        "{people}"
+    );
+    assert!(
+        people["people"][0]["name"]
+            .as_str()
+            .is_some_and(|n| n.contains("Dana")),
+        "{people}"
+    );
+    let facts = json_of(&dir, &["facts", "strike price"]);
+    assert!(
+        facts["facts"]
+            .as_array()
+            .expect("facts")
+            .iter()
+            .any(|f| f["value"] == "$14.50"),
+        "{facts}"
+    );
+    let no_thread = http
+        .get(format!("{base}threads/0000000000000000/graph"))
+        .header("Authorization", &bearer)
+        .send()
+        .expect("answers");
+    assert_eq!(no_thread.status().as_u16(), 404);
 
     // An ingest from the CLI runs in the server's background; its mail becomes
     // searchable for every client.

@@ -973,3 +973,56 @@ fn a_flagged_message_shows_in_the_flagged_view_and_a_tagged_thread_in_its_search
     );
     quit(&tmux);
 }
+
+#[test]
+fn the_people_and_facts_view_jumps_from_a_fact_to_its_quote() {
+    if !common::program("tmux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmux = ui_on_demo_copy(tmp.path(), "");
+    tmux.wait_for("the thread list", 90, |s| {
+        s.contains("Threads (") && s.contains("stock optio") && !s.contains("loading")
+    });
+    tmux.send(&["/"]);
+    tmux.type_text("strike price");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("search results", 30, |s| s.contains("found, Esc clears"));
+
+    // The graph is read in the background after the ingest: open the view until
+    // it lists the thread's facts.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let screen = loop {
+        tmux.send(&["P"]);
+        let screen = tmux.wait_for("the people-and-facts view", 20, |s| {
+            s.contains("People and facts")
+        });
+        if screen.contains("fact \u{b7}") && screen.contains("strike price") {
+            break screen;
+        }
+        assert!(Instant::now() < deadline, "no facts listed:\n{screen}");
+        tmux.send(&["Escape"]);
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    assert!(screen.contains("person \u{b7} Phillip Reyes"), "{screen}");
+    assert!(screen.contains("from the start"), "{screen}");
+    // Choose the fact's row by its number.
+    let number = screen
+        .lines()
+        .find(|l| l.contains("fact \u{b7}") && l.contains("strike price: $14.50"))
+        .and_then(|l| {
+            l.split_whitespace()
+                .find_map(|w| w.trim_matches('│').parse::<u32>().ok())
+        })
+        .unwrap_or_else(|| panic!("a numbered fact row:\n{screen}"));
+    assert!(number <= 9, "{screen}");
+    tmux.send(&[&number.to_string()]);
+    let screen = tmux.wait_for("the quote in the reader", 30, |s| {
+        !s.contains("People and facts") && s.contains("vests over four years")
+    });
+    assert!(
+        screen.contains("strike price is $14.50"),
+        "the fact's sentence is shown:\n{screen}"
+    );
+    quit(&tmux);
+}

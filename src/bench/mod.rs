@@ -3,6 +3,7 @@
 
 mod ask;
 mod fusion;
+mod graph;
 mod imap;
 mod office;
 mod pdf;
@@ -177,6 +178,19 @@ pub enum BenchWhat {
     /// Start to first frame on a data dir, and keystroke-to-redraw latency p50/p95
     /// while a background ingest runs.
     Tui(tui::TuiBenchArgs),
+    /// The knowledge graph: a lexical ingest of `--mbox` (or `--maildir`) beside
+    /// reading its graph, in messages per second, the graph's size, and lookup
+    /// latency p50/p95 (a thread's people and facts, people by name and by
+    /// organisation, facts by words) over the store.
+    Graph {
+        /// Mail to ingest into a new store first (mbox files or Maildir trees).
+        #[arg(long)]
+        mail: Vec<PathBuf>,
+        /// The store: made here from `--mail`, or an existing one whose graph is
+        /// read again.
+        #[arg(long)]
+        store: Option<PathBuf>,
+    },
     /// Search latency in process, through a `quoth serve` socket when idle, and
     /// through it while that server embeds the Maildir: p50/p95, the socket hop and
     /// the busy/idle ratio.
@@ -220,6 +234,7 @@ pub fn run(args: BenchArgs, json: bool) -> Result<i32> {
             passes,
         } => ask::run(&store, &questions, passes, json),
         BenchWhat::State { store } => state::run(&store, json),
+        BenchWhat::Graph { mail, store } => graph::run(&mail, store, json),
         BenchWhat::Serve { maildir, work_dir } => serve::run(&maildir, work_dir, json),
         BenchWhat::Span { cases, models } => span::run(&cases, models.as_deref(), json),
         BenchWhat::Fusion { store, questions } => fusion::run(&store, &questions, json),

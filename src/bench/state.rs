@@ -31,7 +31,7 @@ const VIEWS: [&str; 10] = [
     "-is:trashed date:2001",
 ];
 
-fn median_p95(mut v: Vec<f64>) -> (f64, f64) {
+pub(super) fn median_p95(mut v: Vec<f64>) -> (f64, f64) {
     if v.is_empty() {
         return (0.0, 0.0);
     }

@@ -16,6 +16,7 @@ mod attachments;
 mod count;
 mod demo;
 mod eval;
+mod graph;
 mod ingest;
 mod move_mail;
 pub(crate) mod output;
@@ -182,7 +183,13 @@ pub enum Command {
     Open { message: String },
     /// List the messages that could not be read, with the reason.
     Quarantine,
-    /// Rebuild the search index from the store.
+    /// The people QUERY names (a name, an address, or an organisation: everyone at
+    /// it), with how much mail each is on and when, from the headers.
+    People { query: String },
+    /// The dated facts the mail states, of a thread (its id) or of what QUERY names:
+    /// each with its quote, and marked when a later message replaced it.
+    Facts { query: String },
+    /// Rebuild the search index and the graph of people and facts from the store.
     Reindex,
     /// Re-read every recorded mail source into a new store (after a schema change).
     Rebuild,
@@ -332,6 +339,8 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
         }
         Command::Quarantine => quarantine::run(&mut connect(&data_dir)?, json),
+        Command::People { query } => graph::people(&mut connect(&data_dir)?, &query, json),
+        Command::Facts { query } => graph::facts(&mut connect(&data_dir)?, &query, json),
         Command::Reindex => reindex::run(&mut connect(&data_dir)?, json),
         Command::Rebuild => reindex::rebuild(&data_dir, json),
         Command::Demo => demo::run(cli.data_dir.is_some().then_some(data_dir), json),

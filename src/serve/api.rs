@@ -145,6 +145,17 @@ impl Api {
             Op::Move { query, to, limit } => self.move_matching(&query, &to, limit),
             Op::Reveal { message } => self.reveal(&message),
             Op::Quarantine => to_value(&self.handle.quarantine().map_err(engine_error)?),
+            Op::People { query } => to_value(&self.handle.people(&query).map_err(engine_error)?),
+            Op::Facts { query } => to_value(&self.handle.facts(&query).map_err(engine_error)?),
+            Op::ThreadGraph { thread } => {
+                match self.handle.thread_graph(&thread).map_err(engine_error)? {
+                    Some(g) => to_value(&g),
+                    None => Err(ApiError::new(
+                        ErrorKind::NotFound,
+                        format!("no thread has the id {thread:?}"),
+                    )),
+                }
+            }
             Op::Reindex => self.reindex(),
             Op::Expunge { confirm: false } => {
                 to_value(&self.handle.expunge_preview().map_err(engine_error)?)

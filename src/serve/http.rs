@@ -7,6 +7,9 @@
 //!   events (`rewrite`, `note` and `delta` events, then one `final` event holding the
 //!   whole object, or an `error` event)
 //! - `GET /v1/threads?limit=…`, `GET /v1/messages/{message-id}`, `GET /v1/status`
+//! - `GET /v1/facts?q=…`: the object of `quoth facts --json` (a thread's hex id or
+//!   words); `GET /v1/people?q=…`: the object of `quoth people --json`;
+//!   `GET /v1/threads/{id}/graph`: a thread's people, organisations and facts
 //!
 //! Every request needs `Authorization: Bearer <token>`, the token being the content
 //! of `<data dir>/api-token`; without it the answer is 401.
@@ -43,6 +46,9 @@ pub fn router(api: Arc<Api>, token: String) -> Router {
         .route("/v1/threads", get(threads))
         .route("/v1/messages/{id}", get(message))
         .route("/v1/status", get(status))
+        .route("/v1/facts", get(facts))
+        .route("/v1/people", get(people))
+        .route("/v1/threads/{id}/graph", get(thread_graph))
         .layer(middleware::from_fn_with_state(state.clone(), authorise))
         .with_state(state)
 }
@@ -115,6 +121,23 @@ async fn search(State(s): State<AppState>, Query(p): Query<SearchParams>) -> Res
         },
     )
     .await
+}
+
+#[derive(Deserialize)]
+struct LookupParams {
+    q: String,
+}
+
+async fn facts(State(s): State<AppState>, Query(p): Query<LookupParams>) -> Response {
+    call(s.api, Op::Facts { query: p.q }).await
+}
+
+async fn people(State(s): State<AppState>, Query(p): Query<LookupParams>) -> Response {
+    call(s.api, Op::People { query: p.q }).await
+}
+
+async fn thread_graph(State(s): State<AppState>, Path(id): Path<String>) -> Response {
+    call(s.api, Op::ThreadGraph { thread: id }).await
 }
 
 #[derive(Deserialize)]

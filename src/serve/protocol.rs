@@ -231,6 +231,15 @@ pub enum Op {
     Reveal { message: String },
     /// `quoth quarantine --json`: the messages that could not be read, and why.
     Quarantine,
+    /// `quoth people --json`: the people a query names (a name, an address, or an
+    /// organisation, for everyone there), each with their mail's count and dates.
+    People { query: String },
+    /// `quoth facts --json`: the dated facts of a thread (hex id) or of what a query
+    /// names, each with its quote and whether a later one replaced it.
+    Facts { query: String },
+    /// A thread's people (with when each joined and dropped off), organisations and
+    /// facts: the object the UI's people-and-facts view shows.
+    ThreadGraph { thread: String },
     /// `quoth reindex --json`: the search index rebuilt from the store (reads wait
     /// until it is done).
     Reindex,

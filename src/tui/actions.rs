@@ -108,6 +108,7 @@ impl App {
             Command::SaveAttachment => self.attachment(true),
             Command::OpenAttachment => self.attachment(false),
             Command::OpenUrl => self.open_url(),
+            Command::People => self.people_of_thread(mode),
             Command::Folders => {
                 self.reader = None;
                 self.threads.set_search(None);
@@ -374,6 +375,19 @@ impl App {
     pub(super) fn reveal(&mut self, key: MessageKey, thread: ThreadId, subject: String) {
         self.jumps.push(self.place());
         self.open_thread(thread, subject, None, ReaderPlace::Message(key));
+    }
+
+    /// Opens a thread at a quote of one of its messages, highlighted.
+    pub(super) fn open_at_quote(
+        &mut self,
+        thread: ThreadId,
+        subject: String,
+        key: MessageKey,
+        (start, end): (usize, usize),
+    ) {
+        self.jumps.push(self.place());
+        let highlight = Highlight { key, start, end };
+        self.open_thread(thread, subject, Some(highlight), ReaderPlace::Start);
     }
 
     /// Opens a thread at a place in it: a highlighted quote, else the message

@@ -400,6 +400,10 @@ impl App {
             | EngineEvent::AttachmentSaved { .. }
             | EngineEvent::Raw { .. }
             | EngineEvent::AttachmentSavedAs { .. }) => self.on_evidence_event(ev),
+            EngineEvent::ThreadGraph { req, graph } => {
+                self.in_flight.remove(&req);
+                self.show_people(*graph);
+            }
             ev @ (EngineEvent::Progress(_)
             | EngineEvent::NewMail { .. }
             | EngineEvent::Synced { .. }

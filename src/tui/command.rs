@@ -184,6 +184,9 @@ pub enum Command {
     OpenAttachment,
     /// Open a link of the message, chosen from a numbered list.
     OpenUrl,
+    /// The thread's people (who joined when, who dropped off), organisations and
+    /// dated facts; Enter jumps to the header or quote each comes from.
+    People,
     /// Show ingest and sync status.
     Status,
     /// Synchronise the mailbox now.
@@ -300,6 +303,7 @@ const SIMPLE: &[(Command, &str)] = &[
     (Command::SaveAttachment, "save_attachment"),
     (Command::OpenAttachment, "open_attachment"),
     (Command::OpenUrl, "open_url"),
+    (Command::People, "people"),
     (Command::Status, "status"),
     (Command::Sync, "sync"),
     (Command::Help, "help"),
@@ -405,6 +409,7 @@ impl Command {
             Command::SaveAttachment => "Save an attachment",
             Command::OpenAttachment => "Open an attachment",
             Command::OpenUrl => "Open a link of the message",
+            Command::People => "People and facts of the thread",
             Command::Status => "Show sync status",
             Command::Sync => "Sync now (local and IMAP)",
             Command::Help => "Show help",

@@ -35,7 +35,7 @@ fn required(mode: Mode) -> Vec<Command> {
         Move, Pipe, Expunge, Tag, Mute,
     ];
     let mut v: Vec<Command> = match mode {
-        Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane, SaveView]
+        Mode::Threads => [Open, ClearSearch, GrowPane, ShrinkPane, SaveView, People]
             .into_iter()
             .chain([NextCitation, PrevCitation, OpenMessage, OpenPdf])
             .chain(citations)
@@ -49,7 +49,7 @@ fn required(mode: Mode) -> Vec<Command> {
         Mode::Reader => [Back, ToggleQuoted, NextCitation, PrevCitation, OpenPdf]
             .into_iter()
             .chain([GrowPane, ShrinkPane])
-            .chain([ViewRaw, SaveAttachment, OpenAttachment, OpenUrl])
+            .chain([ViewRaw, SaveAttachment, OpenAttachment, OpenUrl, People])
             .chain([Accept, Tentative, Decline])
             .chain([Focus(FocusTarget::Next), Focus(FocusTarget::Prev)])
             .chain(nav)

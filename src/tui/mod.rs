@@ -26,6 +26,7 @@ pub mod keymap;
 pub mod layout;
 mod mail_actions;
 pub mod panes;
+mod people_view;
 mod reader_actions;
 pub mod reflow;
 pub mod status;

@@ -310,6 +310,15 @@ impl App {
                     self.attachment_chosen(key, *index, name.clone(), save);
                 }
             }
+            PickFor::Graph {
+                thread,
+                subject,
+                targets,
+            } => match targets.get(i).copied().flatten() {
+                Some((key, Some(span))) => self.open_at_quote(thread, subject, key, span),
+                Some((key, None)) => self.reveal(key, thread, subject),
+                None => {}
+            },
             PickFor::Folder { keys, folders } => {
                 let Some(folder) = folders.get(i) else {
                     return;

@@ -23,12 +23,23 @@ pub enum PickFor {
         names: Vec<String>,
         save: bool,
     },
+    /// Jump to where a person or fact of a thread comes from: a message, with the
+    /// quote's span when the row is a fact (None for a row that leads nowhere).
+    Graph {
+        thread: crate::mail::model::ThreadId,
+        subject: String,
+        targets: Vec<GraphTarget>,
+    },
     /// Move these messages to a folder.
     Folder {
         keys: Vec<crate::mail::model::MessageKey>,
         folders: Vec<String>,
     },
 }
+
+/// Where a row of the people-and-facts view leads: a message, with the span of the
+/// quote to highlight when there is one.
+pub type GraphTarget = Option<(crate::mail::model::MessageKey, Option<(usize, usize)>)>;
 
 #[derive(Debug, Clone)]
 pub struct ItemPicker {
