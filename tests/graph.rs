@@ -160,6 +160,29 @@ fn reply_to_and_a_signed_organisation_are_read() {
         .find(|p| p.address == "bookings@saffron-kitchen.example")
         .unwrap_or_else(|| panic!("{:#?}", g.participants));
     assert_eq!(desk.roles, vec![PartRole::ReplyTo]);
+
+    // Ingest kept Reply-To from the headers: rebuilt with the sources gone, the
+    // graph still has it.
+    std::fs::remove_dir_all(tmp.path().join("mail")).expect("remove the sources");
+    engine.rebuild_graph().expect("rebuild");
+    let stop = AtomicBool::new(false);
+    let rebuilt = engine
+        .extract_graph(&stop, &mut |_| {})
+        .expect("graph jobs run");
+    assert_eq!((rebuilt.messages, rebuilt.failed), (5, 0));
+    let again = engine
+        .thread_graph(&thread)
+        .expect("lookup")
+        .expect("the thread");
+    assert!(
+        again
+            .participants
+            .iter()
+            .any(|p| p.address == "bookings@saffron-kitchen.example"
+                && p.roles == vec![PartRole::ReplyTo]),
+        "{:#?}",
+        again.participants
+    );
     let signed = g
         .organisations
         .iter()

@@ -134,6 +134,8 @@ pub struct ParsedMessage {
     pub to: Vec<Mailbox>,
     pub cc: Vec<Mailbox>,
     pub bcc: Vec<Mailbox>,
+    /// Where replies go, when the sender asked for somewhere else.
+    pub reply_to: Vec<Mailbox>,
     pub subject: String,
     /// Decoded body text (text/plain preferred; HTML turned into text).
     pub body: String,

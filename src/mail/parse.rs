@@ -61,6 +61,7 @@ fn parse_unguarded(raw: &[u8]) -> Result<ParsedMessage, ParseError> {
         to,
         cc,
         bcc: addresses(msg.bcc()),
+        reply_to: addresses(msg.reply_to()),
         subject: msg.subject().unwrap_or("").trim().to_string(),
         body,
         body_format,

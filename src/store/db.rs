@@ -89,6 +89,7 @@ pub struct NewMessage<'a> {
     pub facts: &'a ThreadFacts,
     pub chunks: &'a [StoredChunk],
     pub attachment_bytes: &'a [Vec<u8>],
+    pub reply_to: &'a [crate::mail::model::Mailbox],
 }
 
 impl Store {
@@ -288,7 +289,6 @@ impl Store {
         })
     }
 
-    /// Writes a batch of new messages with their facts, chunks and attachments.
     /// The generation of the set of messages (see the field); 0 after opening.
     pub fn generation(&self) -> u64 {
         self.generation.load(std::sync::atomic::Ordering::SeqCst)
@@ -299,6 +299,7 @@ impl Store {
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 
+    /// Writes a batch of new messages with their facts, chunks and attachments.
     pub fn insert_messages(&self, batch: &[NewMessage<'_>]) -> Result<()> {
         let mut messages = sled::Batch::default();
         let mut msgids = sled::Batch::default();
@@ -306,6 +307,7 @@ impl Store {
         let mut facts = sled::Batch::default();
         let mut attachments = sled::Batch::default();
         let mut embed_chunks = sled::Batch::default();
+        let mut reply_to = sled::Batch::default();
         let mut states = Vec::new();
         for item in batch {
             let key = item.message.key;
@@ -325,6 +327,7 @@ impl Store {
                 chunks.insert(ck, encode(&chunk.record()));
             }
             facts.insert(&key.0, encode(item.facts));
+            reply_to.insert(&key.0, encode(&item.reply_to));
             for (i, bytes) in item.attachment_bytes.iter().enumerate() {
                 let mut k = key.0.to_vec();
                 k.extend_from_slice(&(i as u32).to_be_bytes());
@@ -336,6 +339,7 @@ impl Store {
         self.embed_chunks.apply_batch(embed_chunks)?;
         self.facts.apply_batch(facts)?;
         self.attachments.apply_batch(attachments)?;
+        self.graph.keep_reply_to(reply_to)?;
         self.msgids.apply_batch(msgids)?;
         self.write_states(&states)?;
         self.messages.apply_batch(messages)?;

@@ -7,7 +7,7 @@
 
 use super::{Result, Store, StoreError};
 use crate::graph::facts::{Entity, Fact};
-use crate::mail::model::MessageKey;
+use crate::mail::model::{Mailbox, MessageKey};
 use serde::{Deserialize, Serialize};
 
 /// A participant of one message: their role bits ([`crate::graph::thread_people::PartRole`]
@@ -66,6 +66,10 @@ pub(super) struct GraphTrees {
     domains: sled::Tree,
     /// attribute key ‖ 0 ‖ message key → ()
     attributes: sled::Tree,
+    /// message key → its Reply-To mailboxes (`Vec<Mailbox>`), written at ingest from
+    /// the parsed headers so the graph need not read the source again. Header data,
+    /// not derived: clearing the graph keeps it.
+    reply_to: sled::Tree,
 }
 
 impl GraphTrees {
@@ -75,7 +79,13 @@ impl GraphTrees {
             people: db.open_tree("graph_people")?,
             domains: db.open_tree("graph_domains")?,
             attributes: db.open_tree("graph_attributes")?,
+            reply_to: db.open_tree("reply_to")?,
         })
+    }
+
+    /// Writes ingest's batch of Reply-To records.
+    pub(super) fn keep_reply_to(&self, batch: sled::Batch) -> Result<()> {
+        Ok(self.reply_to.apply_batch(batch)?)
     }
 }
 
@@ -225,8 +235,19 @@ impl Store {
             .sum()
     }
 
+    /// The Reply-To mailboxes ingest kept for a message (empty when it had none);
+    /// `None` for a message stored before ingest kept them.
+    pub fn reply_to(&self, key: &MessageKey) -> Result<Option<Vec<Mailbox>>> {
+        self.graph
+            .reply_to
+            .get(key.0)?
+            .map(|v| bincode::deserialize(&v).map_err(|e| corrupt("reply_to", e)))
+            .transpose()
+    }
+
     /// Takes a removed message out of the graph.
     pub(super) fn remove_graph(&self, key: &MessageKey) -> Result<()> {
+        self.graph.reply_to.remove(key.0)?;
         let Some(graph) = self.message_graph(key)? else {
             return Ok(());
         };

@@ -10,16 +10,16 @@ use crate::engine::{Engine, Result};
 use crate::graph::facts;
 use crate::graph::thread_people::PartRole;
 use crate::mail::model::{Mailbox, MessageKey};
-use crate::store::jobs::{JobCounts, JobQueue, JobState};
+use crate::store::jobs::{Job, JobCounts, JobQueue, JobState};
 use crate::store::{MessageGraph, MessagePerson, Store, StoredMessage};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 pub const GRAPH_JOB: &str = "graph";
 /// Jobs claimed and completed together.
-const BATCH: usize = 64;
+const BATCH: usize = 256;
 /// Looking this far ahead makes every lease held by a dead process look expired.
 const ORPHAN_AFTER_MS: i64 = 24 * 3600 * 1000;
 
@@ -39,10 +39,10 @@ pub(in crate::engine) fn enqueue_graph_jobs(jobs: &JobQueue, keys: &[MessageKey]
     Ok(jobs.enqueue_many(GRAPH_JOB, &payloads, now_ms())?)
 }
 
-/// The Reply-To addresses of a raw message's header block, as graph people.
-fn add_reply_to(graph: &mut MessageGraph, raw: &[u8]) {
+/// Adds Reply-To mailboxes to a message's graph people.
+fn add_reply_to(graph: &mut MessageGraph, reply_to: Vec<Mailbox>) {
     let bit = 1u8 << PartRole::ReplyTo.code();
-    for mb in reply_to_header(raw) {
+    for mb in reply_to {
         match graph.people.iter_mut().find(|p| p.address == mb.address) {
             Some(p) => p.roles |= bit,
             None => graph.people.push(MessagePerson {
@@ -197,9 +197,19 @@ impl Engine {
         if claimed.is_empty() {
             return Ok(false);
         }
+        let read = read_in_parallel(&self.store, &claimed, known);
         let mut done = Vec::with_capacity(claimed.len());
-        for job in claimed {
-            match record_one(&self.store, &job.payload, known) {
+        for (job, read) in claimed.into_iter().zip(read) {
+            let recorded = read.and_then(|graph| match graph {
+                Some((key, graph)) => self
+                    .store
+                    .record_graph(&key, &graph)
+                    .map(|()| graph.facts.len())
+                    .map_err(|e| e.to_string()),
+                // A message removed since it was queued has nothing to give.
+                None => Ok(0),
+            });
+            match recorded {
                 Ok(facts) => {
                     report.messages += 1;
                     report.facts += facts as u64;
@@ -216,30 +226,77 @@ impl Engine {
     }
 }
 
-/// Reads one message into the graph; the number of facts it stated, or why not.
-fn record_one(
-    store: &Store,
-    payload: &[u8],
-    known: &HashSet<String>,
-) -> std::result::Result<usize, String> {
+type ReadGraph = std::result::Result<Option<(MessageKey, MessageGraph)>, String>;
+
+/// Reads the claimed jobs' messages on worker threads (the text reading is the
+/// work; the single writer records them after), in the jobs' order.
+fn read_in_parallel(store: &Store, jobs: &[Job], known: &HashSet<String>) -> Vec<ReadGraph> {
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4)
+        .min(jobs.len().max(1));
+    if workers == 1 {
+        return jobs
+            .iter()
+            .map(|j| read_one(store, &j.payload, known))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut out: Vec<(usize, ReadGraph)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let next = &next;
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        mine.push((i, read_one(store, &job.payload, known)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            // A worker that panicked leaves its jobs unread: they fail below.
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    let mut by_job: Vec<ReadGraph> = Vec::with_capacity(jobs.len());
+    let mut read = out.into_iter().peekable();
+    for i in 0..jobs.len() {
+        match read.next_if(|(j, _)| *j == i) {
+            Some((_, r)) => by_job.push(r),
+            None => by_job.push(Err("graph reader panicked".into())),
+        }
+    }
+    by_job
+}
+
+/// What one message gives the graph; `None` for a message removed since it was
+/// queued, or why it cannot be read.
+fn read_one(store: &Store, payload: &[u8], known: &HashSet<String>) -> ReadGraph {
     let key = <[u8; 16]>::try_from(payload)
         .map(MessageKey)
         .map_err(|_| "bad payload".to_string())?;
-    // A message removed since it was queued has nothing to give.
     let Some(msg) = store.message(&key).map_err(|e| e.to_string())? else {
-        return Ok(0);
+        return Ok(None);
     };
     let mut graph = message_graph(&msg, known);
-    // Reply-To is read from the source's header block (kept local mail only: IMAP
-    // mail's bytes stay on its server); a source that cannot be read gives none.
-    if let Ok(raw) = crate::engine::mailbox::message_files::raw_message(store, &key) {
-        add_reply_to(&mut graph, &raw);
-    }
-    let n = graph.facts.len();
-    store
-        .record_graph(&key, &graph)
-        .map_err(|e| e.to_string())?;
-    Ok(n)
+    // Ingest keeps Reply-To from the parsed headers. A message stored before it did
+    // has its source's header block read instead (local mail only: IMAP mail's bytes
+    // stay on its server); a source that cannot be read gives none.
+    let reply_to = match store.reply_to(&key).map_err(|e| e.to_string())? {
+        Some(kept) => kept,
+        None => crate::engine::mailbox::message_files::raw_message(store, &key)
+            .map(|raw| reply_to_header(&raw))
+            .unwrap_or_default(),
+    };
+    add_reply_to(&mut graph, reply_to);
+    Ok(Some((key, graph)))
 }
 
 #[cfg(test)]

@@ -284,6 +284,7 @@ pub(in crate::engine) fn commit_prepared(
             facts: &p.facts,
             chunks: &p.chunks,
             attachment_bytes: &p.attachment_bytes,
+            reply_to: &p.reply_to,
         })
         .collect();
     if batch.is_empty() {

@@ -3,7 +3,7 @@
 use crate::index::chunk::{chunk_regions, merge_adjacent, ChunkConfig, ChunkSpan};
 use crate::mail::clean::{segment_body, SegmentKind};
 use crate::mail::embedded::embedded_messages;
-use crate::mail::model::{MessageKey, ParsedMessage};
+use crate::mail::model::{Mailbox, MessageKey, ParsedMessage};
 use crate::source::RawMail;
 use crate::store::{
     embed_text, original_embed_text, ChunkId, StoredChunk, StoredMessage, ThreadFacts,
@@ -15,6 +15,8 @@ pub struct Prepared {
     pub facts: ThreadFacts,
     pub chunks: Vec<StoredChunk>,
     pub attachment_bytes: Vec<Vec<u8>>,
+    /// The Reply-To header, kept for the graph.
+    pub reply_to: Vec<Mailbox>,
 }
 
 pub fn prepare(
@@ -133,6 +135,7 @@ pub fn prepare(
         facts,
         chunks,
         attachment_bytes: parsed.attachment_bytes,
+        reply_to: parsed.reply_to,
     }
 }
 
