@@ -199,18 +199,17 @@ impl Engine {
                 .folder
                 .strip_prefix(&format!("{account}/"))
                 .unwrap_or(&msg.folder);
-            let mut queued = false;
+            // Owed first: a sync that finds it in the trash takes the debt once it
+            // has mapped the UID, so whichever of the two comes second marks it.
+            // Moved to the trash in Quoth and not seen there by a sync yet (the move
+            // may not even be sent), the sync that finds it there expunges it.
+            changes.owe_expunge(key, account)?;
             for at in state.refs_of(key)? {
                 if at.account == *account && at.folder == trash {
                     changes.queue_flag(&at, 'T', true)?;
-                    queued = true;
+                    // Marked here: no later copy is owed an expunge.
+                    changes.take_owed_expunge(key, account)?;
                 }
-            }
-            if !queued {
-                // Moved to the trash in Quoth, and no sync has seen it there yet
-                // (the move may not even be sent): the sync that finds it there
-                // expunges it.
-                changes.owe_expunge(key, account)?;
             }
             if !accounts.contains(account) {
                 accounts.push(account.clone());

@@ -509,6 +509,19 @@ async fn fetch_batch<A: EngineAccess>(
         ));
     }
     state.map_uids(acct, name, &entries)?;
+    // The trash emptied in Quoth while this batch was read (after the check above,
+    // before its UIDs were mapped) found none of them to mark: its debt is taken here.
+    for (uid, entry) in &entries {
+        if changes.take_owed_expunge(&entry.key, acct)? {
+            let at = ImapRef {
+                account: acct.to_string(),
+                folder: name.to_string(),
+                uid: *uid,
+            };
+            changes.queue_flag(&at, 'T', true)?;
+            rep.expunge_owed += 1;
+        }
+    }
     rep.tags_changed += access.write(|e| e.read_server_keywords(acct, name, &keywords))?;
     access.store().flush()?;
     if let Some(&last) = batch.iter().max() {
