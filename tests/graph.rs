@@ -7,10 +7,8 @@
 
 mod common;
 
-use common::{ingest, open, shared};
-use quoth::answer::conversation::Conversation;
-use quoth::answer::extract::ExtractiveAnswerer;
-use quoth::engine::{AskOptions, AskOutcome, Engine};
+use common::{ask, ingest, open, shared};
+use quoth::engine::Engine;
 use quoth::graph::thread_people::PartRole;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -93,18 +91,6 @@ fn thread_of(engine: &Engine, subject_word: &str) -> String {
         .expect("a hit")
         .thread_id
         .clone()
-}
-
-fn ask(engine: &Engine, question: &str) -> AskOutcome {
-    engine
-        .ask(
-            question,
-            &mut Conversation::default(),
-            &ExtractiveAnswerer,
-            &AskOptions::default(),
-            &mut |_| {},
-        )
-        .expect("ask runs")
 }
 
 #[test]

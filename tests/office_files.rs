@@ -11,11 +11,9 @@ mod support {
     pub mod pdf_mail;
 }
 
-use common::{embed_all, ingest, models, open};
-use quoth::answer::conversation::Conversation;
-use quoth::answer::extract::ExtractiveAnswerer;
+use common::{ask, embed_all, ingest, models, open};
 use quoth::attach::PdfLimits;
-use quoth::engine::{AskOptions, AskOutcome, Engine};
+use quoth::engine::{AskOutcome, Engine};
 use std::io::Write;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -336,18 +334,6 @@ fn fixture() -> Option<Fixture> {
     assert_eq!(attach.extracted, 12, "{attach:?}");
     embed_all(&mut engine);
     Some(Fixture { tmp, engine })
-}
-
-fn ask(engine: &Engine, question: &str) -> AskOutcome {
-    engine
-        .ask(
-            question,
-            &mut Conversation::default(),
-            &ExtractiveAnswerer,
-            &AskOptions::default(),
-            &mut |_| {},
-        )
-        .expect("ask runs")
 }
 
 /// The first citation's file and place, and the answer's text.

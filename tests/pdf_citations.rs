@@ -9,11 +9,11 @@ mod support {
     pub mod pdf_mail;
 }
 
-use common::{embed_all, ingest, models, open, shared};
+use common::{ask, embed_all, ingest, models, open, shared};
 use quoth::answer::conversation::Conversation;
 use quoth::answer::extract::ExtractiveAnswerer;
 use quoth::attach::{OcrEngine, PageSource, PdfLimits};
-use quoth::engine::{AskOptions, AskOutcome, Engine, RetrieveOptions, SearchMode};
+use quoth::engine::{AskOptions, Engine, RetrieveOptions, SearchMode};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use support::pdf_mail::{attach_to_message, multi_page_pdf, scanned_page_pdf};
@@ -113,18 +113,6 @@ fn fixture() -> Option<Fixture> {
         engine,
         ocr,
     })
-}
-
-fn ask(engine: &Engine, question: &str) -> AskOutcome {
-    engine
-        .ask(
-            question,
-            &mut Conversation::default(),
-            &ExtractiveAnswerer,
-            &AskOptions::default(),
-            &mut |_| {},
-        )
-        .expect("ask runs")
 }
 
 /// One fixture for every check: the ingest, OCR and embedding take a while.

@@ -6,19 +6,29 @@ use quoth::engine::{format_date, FactsView, PeopleView};
 use quoth::serve::client::Client;
 use quoth::serve::protocol::Op;
 
-/// The people a query names, or everyone at the organisation it names.
-pub fn people(client: &mut Client, query: &str, json: bool) -> Result<i32> {
-    let value = client.call(
-        Op::People {
-            query: query.to_string(),
-        },
-        &mut |_| {},
-    )?;
+/// Runs a lookup: with `--json` its answer is printed as it came and `None` is
+/// returned; otherwise the answer read as `T`, for the caller to print.
+fn lookup<T: serde::de::DeserializeOwned>(
+    client: &mut Client,
+    op: Op,
+    json: bool,
+) -> Result<Option<T>> {
+    let value = client.call(op, &mut |_| {})?;
     if json {
         print_json(&value)?;
-        return Ok(0);
+        return Ok(None);
     }
-    let view: PeopleView = serde_json::from_value(value)?;
+    Ok(Some(serde_json::from_value(value)?))
+}
+
+/// The people a query names, or everyone at the organisation it names.
+pub fn people(client: &mut Client, query: &str, json: bool) -> Result<i32> {
+    let query_op = Op::People {
+        query: query.to_string(),
+    };
+    let Some(view) = lookup::<PeopleView>(client, query_op, json)? else {
+        return Ok(0);
+    };
     if let Some(org) = &view.organisation {
         outln!("{} ({})", safe_line(&org.name), safe_line(&org.domain));
     }
@@ -53,17 +63,12 @@ pub fn people(client: &mut Client, query: &str, json: bool) -> Result<i32> {
 
 /// The dated facts of a thread or of what a query names.
 pub fn facts(client: &mut Client, query: &str, json: bool) -> Result<i32> {
-    let value = client.call(
-        Op::Facts {
-            query: query.to_string(),
-        },
-        &mut |_| {},
-    )?;
-    if json {
-        print_json(&value)?;
+    let query_op = Op::Facts {
+        query: query.to_string(),
+    };
+    let Some(view) = lookup::<FactsView>(client, query_op, json)? else {
         return Ok(0);
-    }
-    let view: FactsView = serde_json::from_value(value)?;
+    };
     if view.facts.is_empty() {
         outln!("no facts found for {}", safe_line(query));
         return Ok(1);

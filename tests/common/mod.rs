@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use quoth::engine::{Engine, IngestReport};
+use quoth::answer::conversation::Conversation;
+use quoth::answer::extract::ExtractiveAnswerer;
+use quoth::engine::{AskOptions, AskOutcome, Engine, IngestReport};
 use std::path::{Path, PathBuf};
 
 /// The shared data folder beside the checkout, if present. When it is absent the test
@@ -172,4 +174,17 @@ pub fn maildir_with_one(dir: &Path, raw: &str) {
         std::fs::create_dir_all(dir.join(sub)).expect("maildir");
     }
     std::fs::write(dir.join("cur/1.test:2,S"), raw).expect("write mail");
+}
+
+/// Asks one question, with no earlier turns, answered by the extractive answerer.
+pub fn ask(engine: &Engine, question: &str) -> AskOutcome {
+    engine
+        .ask(
+            question,
+            &mut Conversation::default(),
+            &ExtractiveAnswerer,
+            &AskOptions::default(),
+            &mut |_| {},
+        )
+        .expect("ask runs")
 }
