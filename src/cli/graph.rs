@@ -3,6 +3,7 @@
 use super::output::{print_json, safe_line};
 use anyhow::Result;
 use quoth::engine::{format_date, FactsView, PeopleView};
+use quoth::graph::facts::flowed;
 use quoth::serve::client::Client;
 use quoth::serve::protocol::Op;
 
@@ -82,13 +83,13 @@ pub fn facts(client: &mut Client, query: &str, json: bool) -> Result<i32> {
         outln!(
             "{} · {}: {}{}",
             f.date.map(day).unwrap_or_default(),
-            safe_line(&f.fact.attribute),
-            safe_line(&f.fact.value),
+            safe_line(&flowed(&f.fact.attribute)),
+            safe_line(&flowed(&f.fact.value)),
             mark
         );
         outln!(
             "    \u{201c}{}\u{201d} — {}, {}",
-            safe_line(&f.quote),
+            safe_line(&flowed(&f.quote)),
             safe_line(&f.author),
             safe_line(&f.subject)
         );

@@ -241,6 +241,12 @@ pub fn kind_name(kind: AnswerKind) -> &'static str {
     }
 }
 
+/// Text as written in a body, shown on one line: its line breaks and indents (a
+/// wrapped line) read as one space. Values and quotes keep their spans as written.
+pub fn flowed(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The attribute a value is stated for, from the text before the value: a colon, or
 /// a linking verb with the little words around it ("has been moved to"), and before
 /// them up to four words of a noun phrase, back to a determiner, a pronoun or
@@ -359,6 +365,15 @@ fn same_value(a: &str, b: &str) -> bool {
 mod tests {
     use super::*;
     use crate::mail::clean::segment_body;
+
+    #[test]
+    fn a_value_wrapped_over_lines_is_shown_on_one() {
+        assert_eq!(
+            flowed("the deposit of\n    two weeks'\r\n rent"),
+            "the deposit of two weeks' rent"
+        );
+        assert_eq!(flowed("  $310  "), "$310");
+    }
 
     fn facts_of(body: &str) -> Vec<(String, String, String)> {
         extract(body, &segment_body(body), &HashSet::new())

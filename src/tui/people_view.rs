@@ -8,6 +8,7 @@ use super::keymap::Mode;
 use super::panes::picker::{ItemPicker, PickFor};
 use crate::engine::handle::EngineRequest;
 use crate::engine::ThreadGraph;
+use crate::graph::facts::flowed;
 use crate::graph::thread_people::PartRole;
 use crate::mail::model::{MessageKey, ThreadId};
 
@@ -113,8 +114,8 @@ fn rows(g: &ThreadGraph) -> (Vec<String>, Vec<Target>) {
         rows.push(format!(
             "fact \u{b7} {} \u{b7} {}: {}{replaced} \u{b7} {}",
             day(f.date),
-            f.fact.attribute,
-            f.fact.value,
+            flowed(&f.fact.attribute),
+            flowed(&f.fact.value),
             f.author
         ));
         targets.push(
