@@ -14,7 +14,7 @@ use crate::store::jobs::{Job, JobCounts, JobQueue, JobState};
 use crate::store::{MessageGraph, MessagePerson, Store, StoredMessage};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub const GRAPH_JOB: &str = "graph";
@@ -228,52 +228,34 @@ impl Engine {
 
 type ReadGraph = std::result::Result<Option<(MessageKey, MessageGraph)>, String>;
 
-/// Reads the claimed jobs' messages on worker threads (the text reading is the
-/// work; the single writer records them after), in the jobs' order.
+/// Reads the claimed jobs' messages on worker threads, each a run of the jobs in
+/// turn (the text reading is the work; the single writer records them after), in
+/// the jobs' order.
 fn read_in_parallel(store: &Store, jobs: &[Job], known: &HashSet<String>) -> Vec<ReadGraph> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
-        .clamp(1, 4)
-        .min(jobs.len().max(1));
-    if workers == 1 {
-        return jobs
-            .iter()
+        .clamp(1, 4);
+    let run = jobs.len().div_ceil(workers).max(1);
+    let read_run = |run: &[Job]| -> Vec<ReadGraph> {
+        run.iter()
             .map(|j| read_one(store, &j.payload, known))
-            .collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut out: Vec<(usize, ReadGraph)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                let next = &next;
-                scope.spawn(move || {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(job) = jobs.get(i) else { break };
-                        mine.push((i, read_one(store, &job.payload, known)));
-                    }
-                    mine
-                })
-            })
+            .collect()
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .chunks(run)
+            .map(|part| (part.len(), scope.spawn(move || read_run(part))))
             .collect();
         handles
             .into_iter()
-            // A worker that panicked leaves its jobs unread: they fail below.
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|(n, h)| {
+                // A worker that panicked leaves its jobs unread: they fail.
+                h.join()
+                    .unwrap_or_else(|_| vec![Err("graph reader panicked".to_string()); n])
+            })
             .collect()
-    });
-    out.sort_by_key(|(i, _)| *i);
-    let mut by_job: Vec<ReadGraph> = Vec::with_capacity(jobs.len());
-    let mut read = out.into_iter().peekable();
-    for i in 0..jobs.len() {
-        match read.next_if(|(j, _)| *j == i) {
-            Some((_, r)) => by_job.push(r),
-            None => by_job.push(Err("graph reader panicked".into())),
-        }
-    }
-    by_job
+    })
 }
 
 /// What one message gives the graph; `None` for a message removed since it was
