@@ -60,6 +60,22 @@ fn an_answering_sentence_outscores_sentences_that_do_not_hold_the_answer() {
                 "The rest is due on the day.",
             ),
         ),
+        // The near miss names the deposit and holds a sum, but not the deposit's.
+        (
+            "what deposit does the hall want?",
+            input(
+                "hall for the reunion",
+                "",
+                "The hall wants a deposit of $600 now and the full rent of $2,400 on the night.",
+                "",
+            ),
+            input(
+                "hall for the reunion",
+                "",
+                "The hall wants a deposit, amount not yet agreed, and the full rent of $2,400 on the night.",
+                "",
+            ),
+        ),
     ];
     for (question, answer, other) in cases {
         let s = r
@@ -76,6 +92,24 @@ fn an_answering_sentence_outscores_sentences_that_do_not_hold_the_answer() {
             s[1]
         );
     }
+}
+
+#[test]
+fn the_shipped_reader_reads_with_each_of_its_models() {
+    let Some(r) = reader() else { return };
+    assert_eq!(r.models(), 1 + quoth::index::reader::MEMBER_FILES.len());
+    let one = input("lunch", "", "Lunch is at noon in the atrium.", "");
+    let alone = r.score("when is lunch", &[one.clone()]).expect("scores");
+    let beside = r
+        .score(
+            "when is lunch",
+            &[input("lunch", "", "Bring a badge.", ""), one],
+        )
+        .expect("scores");
+    assert_eq!(
+        alone[0], beside[1],
+        "a pair scores the same alone or beside others"
+    );
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! The reader: a cross-encoder that reads a question and one candidate sentence
 //! together (with its neighbours and its message's subject and sender) and gives one
 //! logit, above 0 when the sentence answers the question better than nothing does.
-//! It runs on ONNX Runtime like the embedding model, from a model trained offline
-//! (models/reader/README.md, where the input format is fixed).
+//! It runs on ONNX Runtime like the embedding model, from models trained offline
+//! (models/reader/README.md, where the input format is fixed). The shipped reader is
+//! two such models trained on different data; its logit is the mean of theirs, which
+//! ranks answers and refuses near misses better than either alone.
 
 use super::embed::{EmbedError, ModelPaths, Result};
 use super::pair_input::{Fitted, PairModel};
@@ -14,13 +16,16 @@ pub use super::pair_input::{candidate_text, MAX_TOKENS, NEIGHBOUR_WORDS};
 
 /// The model file, under a models folder.
 pub const READER_FILE: &str = "reader/reader-int8.onnx";
+/// Further members of the reader, beside [`READER_FILE`]: each found is read too.
+pub const MEMBER_FILES: &[&str] = &["reader/reader-contrast-int8.onnx"];
 /// Pairs per run: one. The int8 model quantises its activations over the whole
 /// batch, so a pair run beside others (and their padding) scores differently (by
 /// more than half a logit); alone, a pair always scores the same.
 const BATCH: usize = 1;
 
 pub struct Reader {
-    model: PairModel,
+    /// The first model fits and encodes the pairs; every model scores them.
+    models: Vec<PairModel>,
 }
 
 impl Reader {
@@ -30,34 +35,62 @@ impl Reader {
         PairModel::locate(paths, READER_FILE)
     }
 
+    /// The members found in the folder of `model`, the reader's first file.
+    pub fn members(model: &Path) -> Vec<PathBuf> {
+        let Some(folder) = model.parent().and_then(Path::parent) else {
+            return Vec::new();
+        };
+        MEMBER_FILES
+            .iter()
+            .map(|f| folder.join(f))
+            .filter(|p| p.is_file())
+            .collect()
+    }
+
+    /// Loads `model` and the members found beside it.
     pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
-        Ok(Self {
-            model: PairModel::load(paths, model, threads)?,
-        })
+        let mut models = vec![PairModel::load(paths, model, threads)?];
+        for member in Self::members(model) {
+            models.push(PairModel::load(paths, &member, threads)?);
+        }
+        Ok(Self { models })
+    }
+
+    /// How many models the reader averages.
+    pub fn models(&self) -> usize {
+        self.models.len()
     }
 
     /// The candidate text as the reader reads it with `question`.
     pub fn fit(&self, question: &str, input: &ReaderInput) -> Result<Fitted> {
-        self.model.pairs.fit(question, input)
+        self.models[0].pairs.fit(question, input)
     }
 
-    /// The reader's logit for each candidate, in order.
+    /// The reader's logit for each candidate, in order: the mean of its models'.
     pub fn score(&self, question: &str, inputs: &[ReaderInput]) -> Result<Vec<f32>> {
+        let pairs = &self.models[0].pairs;
         let mut encodings = Vec::with_capacity(inputs.len());
         for input in inputs {
-            let fit = self.model.pairs.fit(question, input)?;
-            encodings.push(self.model.pairs.encode(question, &fit.text)?);
+            let fit = pairs.fit(question, input)?;
+            encodings.push(pairs.encode(question, &fit.text)?);
         }
-        let mut out = Vec::with_capacity(inputs.len());
-        for batch in encodings.chunks(BATCH) {
-            out.extend(self.run(batch)?);
+        let mut sum = vec![0f32; inputs.len()];
+        for model in &self.models {
+            let mut at = 0;
+            for batch in encodings.chunks(BATCH) {
+                for logit in Self::run(model, batch)? {
+                    sum[at] += logit;
+                    at += 1;
+                }
+            }
         }
-        Ok(out)
+        let n = self.models.len() as f32;
+        Ok(sum.into_iter().map(|s| s / n).collect())
     }
 
-    fn run(&self, batch: &[Encoding]) -> Result<Vec<f32>> {
+    fn run(model: &PairModel, batch: &[Encoding]) -> Result<Vec<f32>> {
         let rows = batch.len();
-        self.model.run(batch, |outputs, _| {
+        model.run(batch, |outputs, _| {
             let (shape, data) = outputs[0]
                 .try_extract_tensor::<f32>()
                 .map_err(|e| EmbedError::Inference(e.to_string()))?;
