@@ -99,7 +99,9 @@ fn the_shipped_reader_reads_with_each_of_its_models() {
     let Some(r) = reader() else { return };
     assert_eq!(r.models(), 1 + quoth::index::reader::MEMBER_FILES.len());
     let one = input("lunch", "", "Lunch is at noon in the atrium.", "");
-    let alone = r.score("when is lunch", &[one.clone()]).expect("scores");
+    let alone = r
+        .score("when is lunch", std::slice::from_ref(&one))
+        .expect("scores");
     let beside = r
         .score(
             "when is lunch",
