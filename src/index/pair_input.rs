@@ -45,7 +45,7 @@ fn fitted(input: &ReaderInput, prev: &[&str], next: &[&str]) -> Fitted {
 
 /// A model that reads pairs: its ONNX session and the pairs' encoder.
 pub struct PairModel {
-    session: Mutex<Session>,
+    session: PairSession,
     pub pairs: PairEncoder,
 }
 
@@ -62,9 +62,31 @@ impl PairModel {
 
     pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
         Ok(Self {
-            session: Mutex::new(model_session(&paths.runtime, model, threads)?),
+            session: PairSession::load(paths, model, threads)?,
             pairs: PairEncoder::load(paths)?,
         })
+    }
+
+    /// Runs the model on a batch of pairs, as [`PairSession::run`].
+    pub fn run<T>(
+        &self,
+        batch: &[Encoding],
+        read: impl FnOnce(&SessionOutputs<'_>, usize) -> Result<T>,
+    ) -> Result<T> {
+        self.session.run(batch, read)
+    }
+}
+
+/// One pair model's ONNX session, for pairs encoded by a [`PairEncoder`].
+pub struct PairSession(Mutex<Session>);
+
+impl PairSession {
+    pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
+        Ok(Self(Mutex::new(model_session(
+            &paths.runtime,
+            model,
+            threads,
+        )?)))
     }
 
     /// Runs the model on a batch of pairs and hands its outputs and the padded
@@ -81,7 +103,7 @@ impl PairModel {
             "token_type_ids" => types,
         ];
         let mut session = self
-            .session
+            .0
             .lock()
             .map_err(|_| EmbedError::Inference("a model session was poisoned".into()))?;
         let outputs = session

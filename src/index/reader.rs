@@ -7,7 +7,7 @@
 //! ranks answers and refuses near misses better than either alone.
 
 use super::embed::{EmbedError, ModelPaths, Result};
-use super::pair_input::{Fitted, PairModel};
+use super::pair_input::{Fitted, PairEncoder, PairModel, PairSession};
 use crate::answer::ReaderInput;
 use std::path::{Path, PathBuf};
 use tokenizers::Encoding;
@@ -24,8 +24,10 @@ pub const MEMBER_FILES: &[&str] = &["reader/reader-contrast-int8.onnx"];
 const BATCH: usize = 1;
 
 pub struct Reader {
-    /// The first model fits and encodes the pairs; every model scores them.
-    models: Vec<PairModel>,
+    /// Fits and encodes the pairs, once for all the models.
+    pairs: PairEncoder,
+    /// The first model's session and its members'.
+    models: Vec<PairSession>,
 }
 
 impl Reader {
@@ -49,11 +51,14 @@ impl Reader {
 
     /// Loads `model` and the members found beside it.
     pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
-        let mut models = vec![PairModel::load(paths, model, threads)?];
+        let mut models = vec![PairSession::load(paths, model, threads)?];
         for member in Self::members(model) {
-            models.push(PairModel::load(paths, &member, threads)?);
+            models.push(PairSession::load(paths, &member, threads)?);
         }
-        Ok(Self { models })
+        Ok(Self {
+            pairs: PairEncoder::load(paths)?,
+            models,
+        })
     }
 
     /// How many models the reader averages.
@@ -63,12 +68,12 @@ impl Reader {
 
     /// The candidate text as the reader reads it with `question`.
     pub fn fit(&self, question: &str, input: &ReaderInput) -> Result<Fitted> {
-        self.models[0].pairs.fit(question, input)
+        self.pairs.fit(question, input)
     }
 
     /// The reader's logit for each candidate, in order: the mean of its models'.
     pub fn score(&self, question: &str, inputs: &[ReaderInput]) -> Result<Vec<f32>> {
-        let pairs = &self.models[0].pairs;
+        let pairs = &self.pairs;
         let mut encodings = Vec::with_capacity(inputs.len());
         for input in inputs {
             let fit = pairs.fit(question, input)?;
@@ -88,7 +93,7 @@ impl Reader {
         Ok(sum.into_iter().map(|s| s / n).collect())
     }
 
-    fn run(model: &PairModel, batch: &[Encoding]) -> Result<Vec<f32>> {
+    fn run(model: &PairSession, batch: &[Encoding]) -> Result<Vec<f32>> {
         let rows = batch.len();
         model.run(batch, |outputs, _| {
             let (shape, data) = outputs[0]
