@@ -423,8 +423,10 @@ impl Embedder {
         let mut order: Vec<usize> = (0..tokens.len()).collect();
         order.sort_by_key(|&i| tokens[i].ids.len());
         let mut out = vec![Vec::new(); texts.len()];
+        let lens: Vec<usize> = order.iter().map(|&i| tokens[i].ids.len()).collect();
         let mut tokens: Vec<Option<Tokens>> = tokens.into_iter().map(Some).collect();
-        for group in order.chunks(self.cfg.batch_size.max(1)) {
+        for range in length_batches(&lens, self.cfg.batch_size) {
+            let group = &order[range];
             let batch: Vec<Tokens> = group.iter().filter_map(|&i| tokens[i].take()).collect();
             let results = self.run_batch(&batch, on)?;
             for (&i, (n, hidden)) in group.iter().zip(results) {
@@ -457,6 +459,36 @@ impl Embedder {
     }
 }
 
+/// Most padding a batch may carry, as a share of its tokens: a batch runs at the
+/// length of its longest text, and attention costs the square of it.
+const PADDING_SHARE: f32 = 0.25;
+
+/// Batches over texts sorted by length (`lens`, ascending), each at most `most` long:
+/// a text joins the batch before it while the batch's padding stays under
+/// [`PADDING_SHARE`], so a few long texts do not make many short ones run long.
+fn length_batches(lens: &[usize], most: usize) -> Vec<std::ops::Range<usize>> {
+    let most = most.max(1);
+    let mut batches = Vec::new();
+    let mut start = 0;
+    let mut tokens = 0usize;
+    for (i, &len) in lens.iter().enumerate() {
+        let rows = i - start + 1;
+        let padded = (rows * len) as f32;
+        let joins =
+            i > start && rows <= most && padded - (tokens + len) as f32 <= PADDING_SHARE * padded;
+        if i > start && !joins {
+            batches.push(start..i);
+            start = i;
+            tokens = 0;
+        }
+        tokens += len;
+    }
+    if start < lens.len() {
+        batches.push(start..lens.len());
+    }
+    batches
+}
+
 fn mean_pool(hidden: &[f32], n: usize, dim: usize) -> Vec<f32> {
     let mut sum = vec![0f32; dim];
     for row in hidden.chunks_exact(dim).take(n) {
@@ -473,4 +505,41 @@ fn normalised(mut v: Vec<f32>) -> Vec<f32> {
         v.iter_mut().for_each(|x| *x /= norm);
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::length_batches;
+
+    #[test]
+    fn texts_of_like_length_share_a_batch_and_a_long_one_runs_apart() {
+        let lens = [10, 11, 12, 12, 13, 120];
+        assert_eq!(length_batches(&lens, 32), vec![0..5, 5..6]);
+    }
+
+    #[test]
+    fn a_batch_holds_at_most_its_size_and_every_text_once() {
+        let lens = [20; 7];
+        assert_eq!(length_batches(&lens, 3), vec![0..3, 3..6, 6..7]);
+        for lens in [vec![], vec![5], vec![3, 9, 9, 40, 41, 128, 128]] {
+            let batches = length_batches(&lens, 4);
+            let covered: Vec<usize> = batches.iter().flat_map(|r| r.clone()).collect();
+            assert_eq!(covered, (0..lens.len()).collect::<Vec<_>>());
+            assert!(batches.iter().all(|r| !r.is_empty() && r.len() <= 4));
+        }
+    }
+
+    #[test]
+    fn padding_stays_under_its_share() {
+        let lens = [8, 9, 10, 14, 15, 16, 30, 31, 64, 100, 128];
+        for r in length_batches(&lens, 32) {
+            let longest = lens[r.end - 1];
+            let padded = longest * r.len();
+            let real: usize = lens[r].iter().sum();
+            assert!(
+                (padded - real) as f32 <= 0.25 * padded as f32,
+                "{padded} {real}"
+            );
+        }
+    }
 }

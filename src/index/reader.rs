@@ -49,11 +49,15 @@ impl Reader {
             .collect()
     }
 
-    /// Loads `model` and the members found beside it.
+    /// Loads `model` and the members found beside it. The models run side by side,
+    /// so `threads` are shared among them: a candidate's pair is too short for
+    /// one model to keep several threads busy.
     pub fn load(paths: &ModelPaths, model: &Path, threads: usize) -> Result<Self> {
-        let mut models = vec![PairSession::load(paths, model, threads)?];
-        for member in Self::members(model) {
-            models.push(PairSession::load(paths, &member, threads)?);
+        let members = Self::members(model);
+        let each = (threads / (members.len() + 1)).max(1);
+        let mut models = vec![PairSession::load(paths, model, each)?];
+        for member in members {
+            models.push(PairSession::load(paths, &member, each)?);
         }
         Ok(Self {
             pairs: PairEncoder::load(paths)?,
@@ -79,14 +83,33 @@ impl Reader {
             let fit = pairs.fit(question, input)?;
             encodings.push(pairs.encode(question, &fit.text)?);
         }
-        let mut sum = vec![0f32; inputs.len()];
-        for model in &self.models {
-            let mut at = 0;
+        let each = |model: &PairSession| -> Result<Vec<f32>> {
+            let mut logits = Vec::with_capacity(encodings.len());
             for batch in encodings.chunks(BATCH) {
-                for logit in Self::run(model, batch)? {
-                    sum[at] += logit;
-                    at += 1;
-                }
+                logits.extend(Self::run(model, batch)?);
+            }
+            Ok(logits)
+        };
+        let per_model: Vec<Result<Vec<f32>>> = std::thread::scope(|scope| {
+            let (first, rest) = self
+                .models
+                .split_first()
+                .ok_or_else(|| EmbedError::Inference("the reader has no model".to_string()))?;
+            let others: Vec<_> = rest.iter().map(|m| scope.spawn(move || each(m))).collect();
+            let mut all = vec![each(first)];
+            for handle in others {
+                all.push(handle.join().unwrap_or_else(|_| {
+                    Err(EmbedError::Inference(
+                        "a reader thread panicked".to_string(),
+                    ))
+                }));
+            }
+            Ok::<_, EmbedError>(all)
+        })?;
+        let mut sum = vec![0f32; inputs.len()];
+        for logits in per_model {
+            for (s, l) in sum.iter_mut().zip(logits?) {
+                *s += l;
             }
         }
         let n = self.models.len() as f32;

@@ -9,6 +9,7 @@ pub(super) mod event_versions;
 pub(super) mod evidence_pack;
 pub(super) mod llm;
 pub(super) mod memory;
+pub(super) mod model_calls;
 pub(super) mod pipeline;
 pub(super) mod reading;
 pub(super) mod sessions;

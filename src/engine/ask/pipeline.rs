@@ -11,6 +11,7 @@ use crate::answer::extract::ExtractiveAnswerer;
 use crate::answer::validate::validate;
 use crate::answer::{AnswerRequest, Answerer, Draft, ReaderInput};
 use crate::engine::ask::ask_tries::{draft_answer, hints_of, plan_attempts, Tries};
+use crate::engine::ask::model_calls::ModelCalls;
 use crate::engine::graph::answer::GraphOutcome;
 use crate::engine::retrieval::retrieve::{RetrieveHints, RetrieveOptions, SearchMode};
 use crate::engine::{Engine, Result};
@@ -231,13 +232,20 @@ impl Engine {
             .as_ref()
             .and_then(|e| e.embed(&[resolved.standalone.as_str()]).ok())
             .and_then(|mut v| v.pop());
+        // Each text is embedded, and each pair read, once for all the tries.
+        let calls = ModelCalls::default();
         let embed = |texts: &[&str]| -> Option<Vec<Vec<f32>>> {
-            embedder.as_ref().and_then(|e| e.embed(texts).ok())
+            calls.embed(texts, |missing| {
+                embedder.as_ref().and_then(|e| e.embed(missing).ok())
+            })
         };
         // The reader reads the question with candidate sentences, loaded when first
-        // needed; without it the selector judges alone.
-        let read = |q: &str, inputs: &[ReaderInput]| self.read_pairs(q, inputs);
-        let span = |q: &str, input: &ReaderInput| self.read_span(q, input);
+        // needed; without it the selector judges alone. The question is the same in
+        // every try.
+        let read = |q: &str, inputs: &[ReaderInput]| {
+            calls.read(inputs, |missing| self.read_pairs(q, missing))
+        };
+        let span = |q: &str, input: &ReaderInput| calls.span(input, |i| self.read_span(q, i));
 
         let mut answerer_used = answerer.name();
         let mut i = 0;
@@ -327,6 +335,9 @@ impl Engine {
             );
             on_event(AskEvent::Note(note.clone()));
             tries.notes.push(note);
+        }
+        for (stage, spent) in calls.timings() {
+            tries.timings.insert(stage.into(), spent);
         }
         tries.timings.insert("total".into(), ms(t0));
         tries.notes.extend(self.reading_notes());
