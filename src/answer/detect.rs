@@ -103,6 +103,24 @@ pub fn has_kind(found: &[Found], kind: AnswerKind) -> bool {
     found.iter().any(|f| f.kind == kind)
 }
 
+/// Words that state a clock time without digits.
+const CLOCK_WORDS: &[&str] = &["noon", "midnight", "o'clock", "oclock"];
+
+/// Whether `text` states a value of one of `kinds`. A clock time may also be a
+/// word ("at noon", "8 o'clock") or one end of a range ("2:30-3:30 pm").
+pub fn states_any(text: &str, kinds: &[AnswerKind]) -> bool {
+    let states = |text: &str| {
+        let found = find_all(text, &HashSet::new());
+        kinds.iter().any(|&k| has_kind(&found, k))
+    };
+    states(text)
+        || kinds.contains(&AnswerKind::Time) && states(&text.replace(['-', '\u{2013}'], " "))
+        || kinds.contains(&AnswerKind::Time)
+            && tokens(text)
+                .iter()
+                .any(|t| CLOCK_WORDS.contains(&t.text.to_lowercase().as_str()))
+}
+
 /// A non-name value starting at token `i`: its kind and token count.
 fn typed_at(toks: &[Token], i: usize) -> Option<(AnswerKind, usize)> {
     let t = toks[i].text;
@@ -386,6 +404,31 @@ pub fn proper_names(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_needed_kind_is_stated_or_not() {
+        let time = [AnswerKind::Time];
+        assert!(states_any(
+            "The ferry leaves at 7:45 pm from pier 3.",
+            &time
+        ));
+        assert!(states_any("Boarding starts at 6 am sharp.", &time));
+        assert!(states_any("We meet at noon by the gate.", &time));
+        assert!(states_any("Come by at 8 o'clock.", &time));
+        assert!(states_any("The call moved to 2:30-3:30 pm, Friday.", &time));
+        assert!(states_any("Open 9am\u{2013}5pm on weekdays.", &time));
+        assert!(!states_any(
+            "The ferry leaves Thursday, May 31 from pier 3.",
+            &time
+        ));
+        let money = [AnswerKind::Money];
+        assert!(states_any("The repair came to $1,250 in the end.", &money));
+        assert!(!states_any("The repair came in under budget.", &money));
+        let phone = [AnswerKind::Phone, AnswerKind::Email];
+        assert!(states_any("Call Odile at 713-555-0142.", &phone));
+        assert!(states_any("Write to odile@example.org instead.", &phone));
+        assert!(!states_any("Call Odile at the office.", &phone));
+    }
 
     fn kinds(text: &str) -> Vec<(AnswerKind, String)> {
         let known: HashSet<String> = ["mira"].iter().map(|s| s.to_string()).collect();

@@ -178,6 +178,9 @@ impl Answerer for ExtractiveAnswerer {
             request.span,
         ) {
             Some(mut selection) => {
+                if let Some(why) = lacks_needed_value(&j, request.question, &selection.text) {
+                    return Ok(Draft::NoAnswer(why));
+                }
                 selection.probability = j.answerable;
                 on_delta(&selection.text);
                 Ok(Draft::Selected(selection))
@@ -207,6 +210,34 @@ fn read_again(fusion: &Fusion, j: &mut Judgement, request: &AnswerRequest<'_>) -
     } else {
         Some("the reader finds no sentence of the evidence that answers it".to_string())
     }
+}
+
+/// Why an answer led by a sentence cannot answer a question that needs a value of
+/// one form (a clock time, a sum, a phone number, an email address) when neither the
+/// sentence, nor those beside it, nor the answer's quotes state one: the mail speaks
+/// of the thing asked about without giving what is asked. None when it may answer.
+fn lacks_needed_value(
+    j: &Judgement,
+    question: &crate::query::question::Question,
+    answer: &str,
+) -> Option<String> {
+    let best = j.scored.first()?;
+    if question.needs.is_empty()
+        || best.candidate.kind != super::candidates::CandidateKind::Sentence
+        || super::detect::states_any(&best.candidate.window, &question.needs)
+        || super::detect::states_any(answer, &question.needs)
+    {
+        return None;
+    }
+    let kinds: Vec<String> = question
+        .needs
+        .iter()
+        .map(|k| format!("{k:?}").to_lowercase())
+        .collect();
+    Some(format!(
+        "the best evidence states no {} for it",
+        kinds.join(" or ")
+    ))
 }
 
 /// Term weights (inverse document frequency) of stems, from a document-frequency

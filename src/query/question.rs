@@ -181,6 +181,11 @@ pub struct Question {
     pub focus: Vec<String>,
     /// The kinds of value that would answer it.
     pub expects: Vec<AnswerKind>,
+    /// The kinds of value it cannot be answered without, when it asks for one that
+    /// has a single written form the detectors find: a clock time ("what time ..."),
+    /// a sum of money ("how much did it cost"), a phone number, an email address.
+    /// Empty when an answer may take many forms (a name, a place, a day).
+    pub needs: Vec<AnswerKind>,
     pub slots: Vec<Slot>,
     pub cues: Cues,
     /// The stems of its content words, in order.
@@ -209,7 +214,7 @@ impl Question {
         let folder = folder_of(&lower);
         let focus_words = ws
             .iter()
-            .position(|w| w == "what" || w == "which")
+            .position(|w| matches!(w.as_str(), "what" | "what's" | "whats" | "which"))
             .map(|i| focus_words(&ws, i))
             .unwrap_or_default();
         let cues = Cues {
@@ -227,6 +232,7 @@ impl Question {
         };
         let focus_kind = focus_words.last().and_then(|h| focus_type(h));
         let expects = expected_kinds(qtype, focus_kind, &cues, &lower);
+        let needs = needed_kinds(&expects, &lower);
         let mut skip: Vec<String> = Vec::new();
         if let Some(d) = &date {
             skip.extend(d.phrase.split_whitespace().map(str::to_string));
@@ -249,6 +255,7 @@ impl Question {
             folder,
             focus: focus_words.iter().map(|w| stem(w)).collect(),
             expects,
+            needs,
             slots: slots(question),
             cues,
         }
@@ -388,6 +395,21 @@ fn expected_kinds(
     }
     out.dedup();
     out
+}
+
+/// Of the expected kinds, the one an answer must state, when the question asks for
+/// a value of a single form: its first expected kind is a clock time, a sum of
+/// money, a phone number or an email address. "How many" asks for a count, even of
+/// things paid for.
+fn needed_kinds(expects: &[AnswerKind], lower: &str) -> Vec<AnswerKind> {
+    use AnswerKind::*;
+    match expects {
+        [Time, ..] => vec![Time],
+        [Money] if !lower.contains("how many") => vec![Money],
+        [Phone, ..] => vec![Phone],
+        [Email, ..] => vec![Email],
+        _ => Vec::new(),
+    }
 }
 
 /// The numbers, codes and names a question gives.
@@ -609,6 +631,42 @@ mod tests {
             q.expects,
             vec![AnswerKind::Person, AnswerKind::Organization]
         );
+    }
+
+    #[test]
+    fn a_question_for_a_value_of_one_form_needs_it() {
+        let book = AddressBook::default();
+        let needs = |q: &str| Question::read(q, &book, 0).needs;
+        assert_eq!(
+            needs("what time does the ferry leave?"),
+            vec![AnswerKind::Time]
+        );
+        assert_eq!(
+            needs("What's the price of the kayak?"),
+            vec![AnswerKind::Money]
+        );
+        assert_eq!(
+            needs("How much did the roof repair cost?"),
+            vec![AnswerKind::Money]
+        );
+        assert_eq!(
+            needs("what is Odile's phone number?"),
+            vec![AnswerKind::Phone]
+        );
+        assert_eq!(
+            needs("What email address does Mara Quint use now?"),
+            vec![AnswerKind::Email]
+        );
+        // A day, a name or a place may be written many ways: nothing is needed.
+        for q in [
+            "when is the ferry?",
+            "which day is the recital?",
+            "who fixed the roof?",
+            "where is the kayak stored?",
+            "how many chairs did we rent?",
+        ] {
+            assert!(needs(q).is_empty(), "{q}");
+        }
     }
 
     #[test]

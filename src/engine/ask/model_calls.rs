@@ -161,7 +161,10 @@ mod tests {
             Some(inputs.iter().map(|i| i.sentence.len() as f32).collect())
         };
         let (a, b) = (input("The deposit is $400."), input("Keys at noon."));
-        assert_eq!(calls.read(std::slice::from_ref(&a), model), Some(vec![20.0]));
+        assert_eq!(
+            calls.read(std::slice::from_ref(&a), model),
+            Some(vec![20.0])
+        );
         assert_eq!(
             calls.read(&[b.clone(), a.clone(), b.clone()], model),
             Some(vec![13.0, 20.0, 13.0])

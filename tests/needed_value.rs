@@ -1,0 +1,89 @@
+//! A question that asks for a value of one written form (a clock time, a sum, a
+//! phone number) is not answered by mail that speaks of the thing without giving
+//! the value, and is answered when the mail gives it: invented mail, the real
+//! engine (sled, tantivy, the ONNX embedder and reader).
+
+mod common;
+
+use common::{ask, embed_all, ingest, models, open};
+use std::path::Path;
+
+const MAIL: [(&str, &str, &str); 4] = [
+    (
+        "Farewell dinner for Ines",
+        "Oskar Lind <oskar.lind@example.org>",
+        "Team,\n\nOn Thursday, May 31, Oskar is hosting a farewell dinner for Ines \
+         at Brennan's on Elm Street. Please let me know by Monday whether you can come.\n\n\
+         Thanks,\nOskar\n",
+    ),
+    (
+        "Ferry to Tern Island",
+        "Mira Holt <mira.holt@example.org>",
+        "Hi all,\n\nFor the retreat: the ferry to Tern Island leaves at 7:45 pm from \
+         pier 3. Bring a jacket, it gets cold on the water.\n\nMira\n",
+    ),
+    (
+        "Roof repair",
+        "Dana Reyes <dana.reyes@example.org>",
+        "Hello,\n\nThe roofer came on Tuesday and fixed the leak over the garage. \
+         He will send the invoice to the office next week.\n\nDana\n",
+    ),
+    (
+        "Boat hire",
+        "Mira Holt <mira.holt@example.org>",
+        "Hi,\n\nThe sailing club will rent us the blue boat for the afternoon. \
+         The hire comes to $340 for the day, paid at the dock.\n\nMira\n",
+    ),
+];
+
+fn maildir(dir: &Path) {
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("maildir");
+    }
+    for (i, (subject, from, body)) in MAIL.iter().enumerate() {
+        let raw = format!(
+            "From: {from}\r\nTo: team@example.org\r\nSubject: {subject}\r\n\
+             Date: Mon, {} May 2001 09:00:00 -0500\r\n\
+             Message-ID: <needed-{i}@example.org>\r\n\r\n{}",
+            10 + i,
+            body.replace('\n', "\r\n")
+        );
+        std::fs::write(dir.join(format!("cur/{i}.test:2,S")), raw).expect("write mail");
+    }
+}
+
+#[test]
+fn a_question_for_a_value_is_refused_by_mail_without_it_and_answered_by_mail_with_it() {
+    let Some(models) = models() else { return };
+    std::env::set_var("QUOTH_MODELS_DIR", &models);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mail = tmp.path().join("mail");
+    maildir(&mail);
+    let mut engine = open(&tmp.path().join("data"));
+    ingest(&mut engine, &[mail]);
+    embed_all(&mut engine);
+
+    for question in [
+        "what time is the farewell dinner for ines?",
+        "how much did the roof repair cost?",
+    ] {
+        let out = ask(&engine, question);
+        assert!(
+            out.abstained,
+            "{question}: the mail names no such value, yet it answered {:?}",
+            out.answer
+        );
+    }
+    for (question, value) in [
+        ("what time does the ferry to tern island leave?", "7:45"),
+        ("how much is the boat hire?", "$340"),
+    ] {
+        let out = ask(&engine, question);
+        let answer = out.answer.unwrap_or_default();
+        assert!(
+            answer.contains(value),
+            "{question}: expected an answer quoting {value}, got {answer:?} ({:?})",
+            out.notes
+        );
+    }
+}
