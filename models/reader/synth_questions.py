@@ -65,6 +65,17 @@ WH = {
     "date": ["when", "what day", "what date", "by when", "which day"],
     "person": ["who", "which person", "who's", "whom"],
 }
+# nouns that name the kind in a search-box phrase without a question word
+# ("gas transport meeting date", "price of the annuity")
+NOUNS = {
+    "money": ["price", "amount", "cost", "value", "total", "fee"],
+    "percent": ["percentage", "rate", "percent"],
+    "quantity": ["volume", "number", "quantity", "total", "count"],
+    "time": ["time", "start time", "hour"],
+    "date": ["date", "day", "deadline"],
+    "person": ["contact", "person", "name of the person"],
+}
+NOUN_SHARE = 0.0  # share of questions written as such a phrase (--noun-share)
 # the kind a question asks when another kind is absent from the evidence
 SWAP = {"money": ["date", "time", "person"], "percent": ["date", "person", "time"],
         "quantity": ["date", "person", "money"], "time": ["money", "person", "quantity"],
@@ -117,6 +128,10 @@ def question_for(kind, sent, value, idf, sender, subject="", usable=None):
     order = list(dict.fromkeys(order))
     if rng.random() < 0.4:
         rng.shuffle(order)
+    if NOUN_SHARE and rng.random() < NOUN_SHARE:
+        noun = rng.choice(NOUNS[kind])
+        q = f"{' '.join(order)} {noun}" if rng.random() < 0.7 else f"{noun} for the {' '.join(order)}"
+        return q + "?" if rng.random() < 0.2 else q
     wh = rng.choice(WH[kind])
     style = rng.random()
     first = sender.split(",")[-1].split()[0] if sender and sender.split(",")[-1].split() else ""
@@ -138,9 +153,14 @@ def question_for(kind, sent, value, idf, sender, subject="", usable=None):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--per-box", type=int, default=420)
+    ap.add_argument("--noun-share", type=float, default=0.0,
+                    help="share of questions written as a noun phrase naming the kind, no question word")
+    ap.add_argument("--out", default="groups.synth.jsonl")
     a = ap.parse_args()
+    global NOUN_SHARE
+    NOUN_SHARE = a.noun_share
     tok = BertTokenizerFast.from_pretrained(MODEL_DIR)
-    out_path = os.path.join(OUT, "groups.synth.jsonl")
+    out_path = os.path.join(OUT, a.out)
     stats = Counter()
     seen_sents = set()
     with open(out_path + ".tmp", "w") as out:
