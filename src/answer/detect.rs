@@ -106,8 +106,22 @@ pub fn has_kind(found: &[Found], kind: AnswerKind) -> bool {
 /// Words that state a clock time without digits.
 const CLOCK_WORDS: &[&str] = &["noon", "midnight", "o'clock", "oclock"];
 
+/// An office extension or a short number to dial: four or more digits, grouped or
+/// marked ("3-1177", "x1177", "ext. 5-4410"), or five and more alone ("31177"); a
+/// year is not one.
+fn is_extension(t: &str) -> bool {
+    let bare = t.trim_start_matches(['x', 'X']);
+    let digits = bare.chars().filter(char::is_ascii_digit).count();
+    let shaped = bare
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '-' || c == '.');
+    let marked = bare.len() < t.len() || bare.contains(['-', '.']);
+    shaped && (digits >= 5 || digits == 4 && marked)
+}
+
 /// Whether `text` states a value of one of `kinds`. A clock time may also be a
-/// word ("at noon", "8 o'clock") or one end of a range ("2:30-3:30 pm").
+/// word ("at noon", "8 o'clock") or one end of a range ("2:30-3:30 pm"); a phone
+/// number may be an office extension.
 pub fn states_any(text: &str, kinds: &[AnswerKind]) -> bool {
     let states = |text: &str| {
         let found = find_all(text, &HashSet::new());
@@ -115,6 +129,7 @@ pub fn states_any(text: &str, kinds: &[AnswerKind]) -> bool {
     };
     states(text)
         || kinds.contains(&AnswerKind::Time) && states(&text.replace(['-', '\u{2013}'], " "))
+        || kinds.contains(&AnswerKind::Phone) && tokens(text).iter().any(|t| is_extension(t.text))
         || kinds.contains(&AnswerKind::Time)
             && tokens(text)
                 .iter()
@@ -428,6 +443,13 @@ mod tests {
         assert!(states_any("Call Odile at 713-555-0142.", &phone));
         assert!(states_any("Write to odile@example.org instead.", &phone));
         assert!(!states_any("Call Odile at the office.", &phone));
+        assert!(states_any(
+            "Questions go to the front desk at extension 3-1177.",
+            &phone
+        ));
+        assert!(states_any("Odile is on x31177 this week.", &phone));
+        assert!(!states_any("Odile moved to room 12 on floor 3.", &phone));
+        assert!(!states_any("Odile joined the desk in 2001.", &phone));
     }
 
     fn kinds(text: &str) -> Vec<(AnswerKind, String)> {
