@@ -430,7 +430,10 @@ mod tests {
         assert!(states_any("Boarding starts at 6 am sharp.", &time));
         assert!(states_any("We meet at noon by the gate.", &time));
         assert!(states_any("Come by at 8 o'clock.", &time));
-        assert!(states_any("Rehearsal runs 6:15-8:00 pm in the old gym.", &time));
+        assert!(states_any(
+            "Rehearsal runs 6:15-8:00 pm in the old gym.",
+            &time
+        ));
         assert!(states_any("Open 9am\u{2013}5pm on weekdays.", &time));
         assert!(!states_any(
             "The ferry leaves Thursday, May 31 from pier 3.",

@@ -6,6 +6,7 @@
 use crate::answer::{ReaderInput, SpanLogits};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::time::Instant;
 
 /// One question's model results, by the text each model read.
@@ -26,6 +27,32 @@ fn timed<T>(total: &Cell<f64>, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// The model's output for each of `keys`, in order: those in `known` from there,
+/// the others from one call of `model` (timed into `total`) and kept. None when the
+/// model fails or gives another count (nothing is kept then).
+fn once_each<K: Hash + Eq + Clone, V: Clone>(
+    known: &RefCell<HashMap<K, V>>,
+    total: &Cell<f64>,
+    keys: &[K],
+    model: impl FnOnce(&[K]) -> Option<Vec<V>>,
+) -> Option<Vec<V>> {
+    let mut missing: Vec<K> = Vec::new();
+    for k in keys {
+        if !known.borrow().contains_key(k) && !missing.contains(k) {
+            missing.push(k.clone());
+        }
+    }
+    if !missing.is_empty() {
+        let values = timed(total, || model(&missing))?;
+        if values.len() != missing.len() {
+            return None;
+        }
+        known.borrow_mut().extend(missing.into_iter().zip(values));
+    }
+    let known = known.borrow();
+    keys.iter().map(|k| known.get(k).cloned()).collect()
+}
+
 impl ModelCalls {
     /// The vectors of `texts`, in order, embedding only those not seen before; None
     /// when the model failed (nothing is kept then).
@@ -34,27 +61,11 @@ impl ModelCalls {
         texts: &[&str],
         model: impl FnOnce(&[&str]) -> Option<Vec<Vec<f32>>>,
     ) -> Option<Vec<Vec<f32>>> {
-        let mut missing: Vec<&str> = Vec::new();
-        {
-            let known = self.vectors.borrow();
-            for t in texts {
-                if !known.contains_key(*t) && !missing.contains(t) {
-                    missing.push(t);
-                }
-            }
-        }
-        if !missing.is_empty() {
-            let vectors = timed(&self.embed_ms, || model(&missing))?;
-            if vectors.len() != missing.len() {
-                return None;
-            }
-            let mut known = self.vectors.borrow_mut();
-            for (t, v) in missing.iter().zip(vectors) {
-                known.insert((*t).to_string(), v);
-            }
-        }
-        let known = self.vectors.borrow();
-        texts.iter().map(|t| known.get(*t).cloned()).collect()
+        let keys: Vec<String> = texts.iter().map(|t| (*t).to_string()).collect();
+        once_each(&self.vectors, &self.embed_ms, &keys, |missing| {
+            let missing: Vec<&str> = missing.iter().map(String::as_str).collect();
+            model(&missing)
+        })
     }
 
     /// The reader's logit of each input, in order, reading only those not read
@@ -64,25 +75,7 @@ impl ModelCalls {
         inputs: &[ReaderInput],
         model: impl FnOnce(&[ReaderInput]) -> Option<Vec<f32>>,
     ) -> Option<Vec<f32>> {
-        let mut missing: Vec<ReaderInput> = Vec::new();
-        {
-            let known = self.logits.borrow();
-            for i in inputs {
-                if !known.contains_key(i) && !missing.contains(i) {
-                    missing.push(i.clone());
-                }
-            }
-        }
-        if !missing.is_empty() {
-            let logits = timed(&self.read_ms, || model(&missing))?;
-            if logits.len() != missing.len() {
-                return None;
-            }
-            let mut known = self.logits.borrow_mut();
-            known.extend(missing.into_iter().zip(logits));
-        }
-        let known = self.logits.borrow();
-        inputs.iter().map(|i| known.get(i).copied()).collect()
+        once_each(&self.logits, &self.read_ms, inputs, model)
     }
 
     /// The span head's reading of `input`, read once.
