@@ -243,6 +243,9 @@ fn participants(
     let item = best.candidate.item;
     let key = pack.items.get(item).map(|i| i.key.as_str()).unwrap_or("");
     let recipients = matches!(role, Role::To | Role::Cc);
+    // "Who received it?" asks for them all, in header order; otherwise only those
+    // the selector backs nearly as well as the best.
+    let every = recipients && question.asks_every_recipient();
     let mut chosen: Vec<&Scored> = scored
         .iter()
         .filter(|s| match s.candidate.kind {
@@ -252,9 +255,17 @@ fn participants(
             }
             _ => false,
         })
-        .filter(|s| s.probability >= threshold.max(best.probability * COMPANION_SHARE))
-        .take(MAX_PARTICIPANTS)
+        .filter(|s| every || s.probability >= threshold.max(best.probability * COMPANION_SHARE))
         .collect();
+    if every {
+        chosen.sort_by_key(|s| match s.candidate.kind {
+            CandidateKind::Participant { role, rank } => (role != Role::To, rank),
+            _ => (true, usize::MAX),
+        });
+        let mut seen = HashSet::new();
+        chosen.retain(|s| seen.insert(s.candidate.text.as_str()));
+    }
+    chosen.truncate(MAX_PARTICIPANTS);
     if chosen.is_empty() {
         chosen.push(best);
     }
@@ -393,5 +404,47 @@ mod tests {
         ];
         let sel = compose(&s, &q, &pack, 0.5, &HashSet::new(), None).expect("answers");
         assert!(sel.text.starts_with("June 17 — "), "{}", sel.text);
+    }
+
+    fn participant(role: Role, rank: usize, text: &str, p: f32) -> Scored {
+        let mut s = scored(0, text, p);
+        s.candidate.kind = CandidateKind::Participant { role, rank };
+        s
+    }
+
+    #[test]
+    fn who_received_it_lists_every_recipient_in_header_order() {
+        let pack = EvidencePack::build(vec![item("The kiln permit is renewed.", "Quill")], 100);
+        // The selector backs one recipient far above the others.
+        let s = vec![
+            participant(Role::Cc, 0, "Ines Moreau <ines@kiln.example>", 0.9),
+            participant(Role::To, 1, "Omar Haddad <omar@kiln.example>", 0.3),
+            participant(Role::To, 0, "Dana Reyes <dana@kiln.example>", 0.2),
+        ];
+        let read = |q: &str| Question::read(q, &AddressBook::default(), 0);
+        let all = compose(
+            &s,
+            &read("Who received the email?"),
+            &pack,
+            0.5,
+            &HashSet::new(),
+            None,
+        )
+        .expect("answers");
+        assert_eq!(
+            all.short_answer.as_deref(),
+            Some("Dana Reyes, Omar Haddad, Ines Moreau")
+        );
+        // One recipient picked out by a single role stays the selector's choice.
+        let main = compose(
+            &s,
+            &read("Who is the main recipient?"),
+            &pack,
+            0.5,
+            &HashSet::new(),
+            None,
+        )
+        .expect("answers");
+        assert_eq!(main.short_answer.as_deref(), Some("Ines Moreau"));
     }
 }
