@@ -64,8 +64,9 @@ fn the_team_set_leaks_no_injection_and_quotes_verbatim() {
 /// worse on questions they never saw fails here.
 /// Measured with the shipped models: gold span in the answer, abstention precision
 /// and recall. The reader's gate (chosen on dev) traded precision for recall here:
-/// 0.567, 0.757 and 0.500 with the selector alone.
-const T5_ANSWER_MEASURED: f64 = 0.575;
+/// 0.567, 0.757 and 0.500 with the selector alone. Listing every recipient for "who
+/// received it" raised the gold span from 0.575.
+const T5_ANSWER_MEASURED: f64 = 0.597;
 const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.477;
 const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.732;
 const T5_ANSWER_FLOOR: f64 = T5_ANSWER_MEASURED - 0.03;
