@@ -802,3 +802,83 @@ fn the_raw_view_of_imap_mail_is_read_from_the_server_leaving_it_unread() {
         "reading it raw does not mark it read: {flags}"
     );
 }
+
+/// A move made in Quoth after an earlier move of the same message reached the
+/// server, but before a sync found the message in its new folder, reaches the
+/// server too: whether no sync has read the new folder yet (its UID there is not
+/// known) or one has read it but not yet let go of the old UID.
+#[test]
+fn a_move_made_before_a_sync_found_the_last_one_reaches_the_server() {
+    use quoth::engine::mailbox::moves::MoveTarget;
+    use quoth::engine::SyncOptions;
+    use quoth::store::imap_changes::ImapChanges;
+    let Some(server) = Dovecot::start() else {
+        return;
+    };
+    append(
+        &server,
+        "INBOX",
+        &[
+            message(0, "heron", "3 Feb 2024 10:00:00 +0000"),
+            message(1, "egret", "3 Feb 2024 11:00:00 +0000"),
+        ],
+    );
+    let config = server.write_config(ACCOUNT, PASSWORD, server.port);
+    let account = load_accounts(&config).expect("config").remove(0);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let work = tempfile::tempdir().expect("work dir");
+    let mut engine = common::open(&work.path().join("data"));
+    let sync = |engine: &mut Engine, only: Option<&str>| {
+        let opts = SyncOptions {
+            only_folder: only.map(str::to_string),
+            ..SyncOptions::default()
+        };
+        rt.block_on(engine.sync_account(&account, &opts))
+            .expect("sync")
+    };
+    sync(&mut engine, None);
+    for (word, read_there) in [("heron", false), ("egret", true)] {
+        let hits = engine.search(word, 5, 0).expect("search");
+        let key = quoth::mail::model::MessageKey::from_hex(&hits[0].key).expect("key");
+        let archived = engine
+            .move_message(&key, &MoveTarget::Archive)
+            .expect("archive");
+        // The start of a sync: the move reaches the server and is cleared.
+        let changes = ImapChanges::open(engine.store().db()).expect("changes");
+        let pending = changes.of_account(ACCOUNT).expect("pending");
+        assert_eq!(pending.len(), 1, "{word}: one move waits");
+        rt.block_on(async {
+            let mut s = server.session().await;
+            if !s.folders().await.expect("LIST").contains(&"Archive".into()) {
+                s.create_folder("Archive").await.expect("CREATE");
+            }
+            for (at, change) in &pending {
+                s.select(&at.folder).await.expect("SELECT");
+                s.move_uid(at.uid, "Archive").await.expect("MOVE");
+                changes.sent(at, change).expect("sent");
+            }
+            s.logout().await;
+        });
+        if read_there {
+            // A sync read the archive and stopped before the inbox.
+            sync(&mut engine, Some("Archive"));
+        }
+        // Taken back.
+        let back = engine
+            .move_message(&key, &archived.back)
+            .expect("move back");
+        assert_eq!(back.to_folder, "test/INBOX", "{word}");
+        sync(&mut engine, None);
+        let state = server_state(&server);
+        let hex = key.to_hex();
+        assert!(
+            holds(&state, "INBOX", &hex).is_some() && holds(&state, "Archive", &hex).is_none(),
+            "{word}: the server holds {state:#?}"
+        );
+        let stored = engine.store().message(&key).expect("read").expect("kept");
+        assert_eq!(stored.folder, "test/INBOX", "{word}");
+    }
+}

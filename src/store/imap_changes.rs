@@ -7,6 +7,10 @@
 //!   (an emptied trash) whose server copy has no known UID yet (it was moved to the
 //!   trash and no sync has seen it there). The sync that finds it marks it
 //!   `\Deleted` and expunges it instead of reading it back in.
+//! * `imap_move_owed`: message key \0 account → folder: mail moved again in Quoth
+//!   after an earlier move of it reached the server but before a sync found it in
+//!   its new folder, so its UID there is not known yet. The sync that finds it
+//!   there queues the move to `folder`.
 //!
 //! A change is recorded (and the store shows it) before anything is sent, and
 //! cleared only once the server accepted it, so a change made offline, or one
@@ -83,6 +87,14 @@ impl PendingChange {
 pub struct ImapChanges {
     pending: sled::Tree,
     expunge_owed: sled::Tree,
+    move_owed: sled::Tree,
+}
+
+fn owed_move_key(key: &MessageKey, account: &str) -> Vec<u8> {
+    let mut k = key.0.to_vec();
+    k.push(0);
+    k.extend_from_slice(account.as_bytes());
+    k
 }
 
 fn decode(b: &[u8]) -> Result<PendingChange> {
@@ -111,6 +123,7 @@ impl ImapChanges {
         Ok(Self {
             pending: db.open_tree("imap_pending")?,
             expunge_owed: db.open_tree("imap_expunge_owed")?,
+            move_owed: db.open_tree("imap_move_owed")?,
         })
     }
 
@@ -186,16 +199,44 @@ impl ImapChanges {
         Ok(owed.is_ok())
     }
 
+    /// Records that the server's copy of `key` on `account`, whose UID in the
+    /// folder it was moved to is not known yet, goes to `folder`.
+    pub fn owe_move(&self, key: &MessageKey, account: &str, folder: &str) -> Result<()> {
+        self.move_owed
+            .insert(owed_move_key(key, account), folder.as_bytes())?;
+        Ok(())
+    }
+
+    /// The folder the copy of `key` a sync of `account` found is owed a move to;
+    /// the debt is cleared as it is read (the caller queues the move).
+    pub fn take_owed_move(&self, key: &MessageKey, account: &str) -> Result<Option<String>> {
+        Ok(self
+            .move_owed
+            .remove(owed_move_key(key, account))?
+            .map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+
     /// The server has the change `done` for `at`: what was sent is cleared (a
-    /// newer change recorded meanwhile stays).
-    pub fn sent(&self, at: &ImapRef, done: &PendingChange) -> Result<()> {
+    /// newer change recorded meanwhile stays). Where `done` moved the message and
+    /// another move of it was recorded meanwhile, that move can no longer go by
+    /// this UID: it is returned, for the caller to owe by the message's key.
+    pub fn sent(&self, at: &ImapRef, done: &PendingChange) -> Result<Option<String>> {
+        let moved_again = std::cell::RefCell::new(None);
         self.update(at, |c| {
+            *moved_again.borrow_mut() = None;
             if &c == done {
-                PendingChange::default()
-            } else {
-                c
+                return PendingChange::default();
             }
-        })
+            if done.move_to.is_none() {
+                return c;
+            }
+            if c.move_to != done.move_to {
+                *moved_again.borrow_mut() =
+                    Some(c.move_to.clone().unwrap_or_else(|| at.folder.clone()));
+            }
+            PendingChange { move_to: None, ..c }
+        })?;
+        Ok(moved_again.into_inner())
     }
 }
 
@@ -313,5 +354,59 @@ mod tests {
         changes.queue_move(&inbox, Some("Archive")).expect("queue");
         changes.queue_move(&inbox, Some("INBOX")).expect("queue");
         assert_eq!(changes.get(&inbox).expect("get"), None);
+    }
+
+    #[test]
+    fn a_move_recorded_while_an_earlier_one_was_sent_is_handed_back() {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = sled::open(dir.path()).expect("db");
+        let changes = ImapChanges::open(&db).expect("open");
+        let inbox = at("INBOX", 3);
+        changes.queue_move(&inbox, Some("Archive")).expect("queue");
+        let sending = changes.get(&inbox).expect("get").expect("pending");
+        // Taken back while the move was on its way: the message is in the archive
+        // now and goes back to the inbox by its key.
+        changes.queue_move(&inbox, Some("INBOX")).expect("queue");
+        assert_eq!(
+            changes.sent(&inbox, &sending).expect("sent").as_deref(),
+            Some("INBOX")
+        );
+        assert_eq!(changes.get(&inbox).expect("get"), None);
+        // Moved elsewhere meanwhile, with a flag: the flag stays for the UID.
+        changes.queue_move(&inbox, Some("Archive")).expect("queue");
+        let sending = changes.get(&inbox).expect("get").expect("pending");
+        changes.queue_move(&inbox, Some("Trash")).expect("queue");
+        changes.queue_flag(&inbox, 'S', true).expect("queue");
+        assert_eq!(
+            changes.sent(&inbox, &sending).expect("sent").as_deref(),
+            Some("Trash")
+        );
+        let left = changes.get(&inbox).expect("get").expect("pending");
+        assert_eq!((left.add.as_str(), left.move_to), ("S", None));
+        // Nothing recorded meanwhile: nothing handed back.
+        let other = at("INBOX", 4);
+        changes.queue_move(&other, Some("Archive")).expect("queue");
+        let sending = changes.get(&other).expect("get").expect("pending");
+        assert_eq!(changes.sent(&other, &sending).expect("sent"), None);
+    }
+
+    #[test]
+    fn an_owed_move_is_taken_once_and_only_by_its_account() {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = sled::open(dir.path()).expect("db");
+        let changes = ImapChanges::open(&db).expect("open");
+        let key = MessageKey([5; 16]);
+        changes.owe_move(&key, "work", "Archive").expect("owe");
+        changes.owe_move(&key, "work", "INBOX").expect("owe again");
+        assert_eq!(changes.take_owed_move(&key, "home").expect("take"), None);
+        assert_eq!(
+            changes
+                .take_owed_move(&key, "work")
+                .expect("take")
+                .as_deref(),
+            Some("INBOX"),
+            "the latest move counts"
+        );
+        assert_eq!(changes.take_owed_move(&key, "work").expect("take"), None);
     }
 }

@@ -486,6 +486,9 @@ impl App {
                 self.status.note(format!(
                     "new mail: {count} message{s} in {account}/{folder}"
                 ));
+                let at = chrono::Local::now().format("%H:%M");
+                self.status.accounts.entry(account).or_default().new_mail =
+                    Some(format!("new mail: {count} in {folder} at {at}"));
                 // The new threads come in with the list; the selection stays put.
                 self.refresh_threads();
                 // The engine embeds the new mail now and says when it is done.

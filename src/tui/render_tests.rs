@@ -665,6 +665,19 @@ fn new_mail_refreshes_the_list_keeps_the_selection_and_says_so() {
     assert!(screen.contains("Zebra census results"), "{screen}");
     let bar = screen.lines().last().expect("status line");
     assert!(bar.contains("new mail: 1 message in work/INBOX"), "{bar}");
+    // The next note takes the bar; the status popup keeps the new mail.
+    app.handle(AppEvent::Engine(EngineEvent::Progress(Progress::Idle {
+        summary: "embedded 1 message".into(),
+    })));
+    app.status.popup = true;
+    let screen = text(&draw(&mut app, 120, 40));
+    let bar = screen.lines().last().expect("status line");
+    assert!(!bar.contains("new mail"), "{bar}");
+    let line = screen
+        .lines()
+        .find(|l| l.contains("IMAP work:"))
+        .unwrap_or_else(|| panic!("no account line in the popup:\n{screen}"));
+    assert!(line.contains("new mail: 1 in INBOX at "), "{line}");
 }
 
 #[test]

@@ -36,6 +36,8 @@ pub struct AccountStatus {
     pub watching: Option<String>,
     /// What its last sync of every folder did.
     pub last_sync: Option<String>,
+    /// The last new mail found (the status bar's note of it gives way to the next).
+    pub new_mail: Option<String>,
 }
 
 impl AccountStatus {
@@ -45,6 +47,9 @@ impl AccountStatus {
             parts.push(format!("watching {f}"));
         }
         if let Some(s) = &self.last_sync {
+            parts.push(s.clone());
+        }
+        if let Some(s) = &self.new_mail {
             parts.push(s.clone());
         }
         parts.join(" · ")
@@ -169,7 +174,7 @@ pub fn render_popup(f: &mut Frame, area: Rect, state: &StatusState, threads: usi
         "R syncs now · any key closes",
         theme.dim,
     )));
-    let w = area.width.saturating_sub(4).min(70);
+    let w = area.width.saturating_sub(4).min(90);
     let h = (lines.len() as u16 + 2).min(area.height);
     let popup = Rect {
         x: area.x + (area.width - w) / 2,

@@ -299,13 +299,42 @@ impl Engine {
             }
         };
         let changes = ImapChanges::open(self.store.db())?;
-        let here: Vec<_> = state
-            .refs_of(&msg.key)?
-            .into_iter()
-            .filter(|r| r.account == account && r.folder == folder)
-            .collect();
+        let refs = state.refs_of(&msg.key)?;
+        let in_folder = |name: &str| {
+            refs.iter()
+                .filter(|r| r.account == account && r.folder == name)
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        let here = in_folder(folder);
+        // The folder it is shown in: where an earlier move sends it.
+        let shown = msg
+            .folder
+            .strip_prefix(&format!("{account}/"))
+            .unwrap_or(&msg.folder)
+            .to_string();
+        let mut waiting = false;
         for at in &here {
-            changes.queue_move(at, Some(&to))?;
+            waiting |= changes.get(at)?.is_some_and(|c| c.move_to.is_some());
+        }
+        if shown == folder || waiting {
+            // On the server where the store found it: moved by its UID (a move
+            // still waiting there is replaced, or taken back).
+            for at in &here {
+                changes.queue_move(at, Some(&to))?;
+            }
+        } else if shown != to {
+            // An earlier move reached the server and no sync has found it in the
+            // new folder yet. Owed first: a sync that maps its UID there takes the
+            // debt, so whichever of the two comes second queues the move.
+            changes.owe_move(&msg.key, account, &to)?;
+            let there = in_folder(&shown);
+            for at in &there {
+                changes.queue_move(at, Some(&to))?;
+            }
+            if !there.is_empty() {
+                changes.take_owed_move(&msg.key, account)?;
+            }
         }
         let from_folder = msg.folder.clone();
         let to_folder = format!("{account}/{to}");
@@ -318,7 +347,7 @@ impl Engine {
             from_dir: PathBuf::new(),
             to_folder,
             thread: None,
-            back: MoveTarget::Folder(folder.to_string()),
+            back: MoveTarget::Folder(shown),
             to_server: Some(account.to_string()),
         })
     }

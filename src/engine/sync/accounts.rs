@@ -76,6 +76,9 @@ pub struct FolderReport {
     pub resynced: bool,
     /// Found here after Quoth had emptied them from the trash: expunged.
     pub expunge_owed: usize,
+    /// Found here after Quoth had moved them on again: moved.
+    #[serde(default)]
+    pub moves_owed: usize,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -243,9 +246,13 @@ async fn sync_account_once<A: EngineAccess>(
     if !added.is_empty() || access.store().derived_work_owed()? {
         access.write(|e| e.reconcile_derived_work())?;
     }
-    // Mail found in the trash after Quoth emptied it is expunged now rather than at
-    // the next sync.
-    if report.folders.iter().any(|f| f.expunge_owed > 0) {
+    // Mail found in the trash after Quoth emptied it is expunged, and mail found in
+    // a folder Quoth has moved it on from is moved, now rather than at the next sync.
+    if report
+        .folders
+        .iter()
+        .any(|f| f.expunge_owed > 0 || f.moves_owed > 0)
+    {
         let gone = send_changes(access.store(), &mut session, &state, acct, report).await?;
         for folder in gone.in_order(None) {
             let synced = sync_folder(
@@ -510,7 +517,8 @@ async fn fetch_batch<A: EngineAccess>(
     }
     state.map_uids(acct, name, &entries)?;
     // The trash emptied in Quoth while this batch was read (after the check above,
-    // before its UIDs were mapped) found none of them to mark: its debt is taken here.
+    // before its UIDs were mapped) found none of them to mark, and a move made in
+    // Quoth before these UIDs were known had none to go by: their debts are taken here.
     for (uid, entry) in &entries {
         if changes.take_owed_expunge(&entry.key, acct)? {
             let at = ImapRef {
@@ -520,6 +528,17 @@ async fn fetch_batch<A: EngineAccess>(
             };
             changes.queue_flag(&at, 'T', true)?;
             rep.expunge_owed += 1;
+        }
+        if let Some(to) = changes.take_owed_move(&entry.key, acct)? {
+            if to != name {
+                let at = ImapRef {
+                    account: acct.to_string(),
+                    folder: name.to_string(),
+                    uid: *uid,
+                };
+                changes.queue_move(&at, Some(&to))?;
+                rep.moves_owed += 1;
+            }
         }
     }
     rep.tags_changed += access.write(|e| e.read_server_keywords(acct, name, &keywords))?;

@@ -103,19 +103,37 @@ pub(in crate::engine) async fn send_changes(
                 expunge.push(at.uid);
             }
             let sent = send_change(session, &at, &change, keywords_kept, &mut made).await;
-            match sent {
-                Ok(()) => report.changes_sent += 1,
+            let done = match sent {
+                Ok(()) => {
+                    report.changes_sent += 1;
+                    true
+                }
                 Err(ImapError::Protocol {
                     reason,
                     transient: false,
                     ..
-                }) => refuse(report, format!("UID {}: {reason}", at.uid)),
+                }) => {
+                    refuse(report, format!("UID {}: {reason}", at.uid));
+                    false
+                }
                 Err(e) => return Err(e.into()),
-            }
+            };
             if let Some(to) = &change.move_to {
                 touched.targets.insert(to.clone());
             }
-            changes.sent(&at, &change)?;
+            let moved_again = changes.sent(&at, &change)?;
+            // Moved again in Quoth while this move was on its way: the UID is gone,
+            // so the next move waits for the sync that finds the message.
+            // A refused move left it here: the later move goes by this UID still.
+            match (done, moved_again) {
+                (true, Some(again)) => {
+                    if let Some(entry) = state.entry(acct, &folder, at.uid)? {
+                        changes.owe_move(&entry.key, acct, &again)?;
+                    }
+                }
+                (false, Some(again)) => changes.queue_move(&at, Some(&again))?,
+                (_, None) => {}
+            }
             store.flush()?;
         }
         let whole_folder = crate::engine::mailbox::expunge::is_trash(&folder);
