@@ -189,6 +189,42 @@ pub const ATTACHMENT_WORDS: &[&str] = &[
     "document", "file", "enclosed", "page",
 ];
 
+/// Verbs that open a sentence in the imperative, a request of its reader ("Look at
+/// the draft", "Send me the figures").
+#[rustfmt::skip]
+pub const IMPERATIVE_VERBS: &[&str] = &[
+    "add", "advise", "approve", "ask", "attach", "bring", "call", "check", "complete",
+    "confirm", "contact", "correct", "email", "e-mail", "fax", "fill", "find", "fix",
+    "forward", "get", "give", "have", "help", "include", "inform", "keep", "let", "look",
+    "mail", "make", "note", "notify", "pass", "print", "provide", "put", "read", "remember",
+    "remind", "remove", "reply", "respond", "return", "review", "rsvp", "schedule", "see",
+    "send", "set", "sign", "submit", "take", "tell", "update", "verify",
+];
+
+/// Phrases that make a request a courtesy offered in case of need ("call me if you
+/// have any questions", "let me know of any problems"), not something asked.
+#[rustfmt::skip]
+pub const COURTESY_OFFERS: &[&str] = &[
+    "any question", "any questions", "any problem", "any problems", "any comments",
+    "any concerns", "any issues", "if you experience", "should you have", "should you need",
+    "if you need anything", "if you need any",
+];
+
+/// Words of a question that ask what is asked for ("what is requested?", "what
+/// does she want?").
+#[rustfmt::skip]
+pub const ASKING_WORDS: &[&str] = &[
+    "request", "requests", "requested", "requesting", "ask", "asks", "asked", "asking",
+    "want", "wants", "wanted", "wanting", "need", "needs", "needed", "needing",
+];
+
+/// Words of a question that name the message it is about, or its writer.
+#[rustfmt::skip]
+pub const MESSAGE_WORDS: &[&str] = &[
+    "email", "emails", "mail", "message", "note", "memo", "letter", "sender", "writer",
+    "author",
+];
+
 /// Phrases that make a sentence a request of its reader ("please send", "could you",
 /// "let me know").
 #[rustfmt::skip]

@@ -9,6 +9,7 @@ use super::candidates::{candidates, Candidate};
 use super::compose::compose;
 use super::field_answer::card_field_first;
 use super::reader_input::reader_input;
+use super::request_answer::request_first;
 use super::select::features::{features, Context};
 use super::select::reading::Fusion;
 use super::select::{judge, shipped_model, Judgement};
@@ -154,13 +155,22 @@ impl Answerer for ExtractiveAnswerer {
         card_field_first(&mut j.scored, request.pack, request.question);
         let fusion = Fusion::shipped().filter(|_| request.read.is_some());
         let threshold = j.threshold * fusion.map_or(1.0, |f| f.trust);
-        if j.answerable < threshold {
+        let asks_request = request.question.asks_for_the_request();
+        // Asked of one thread what it asks for, the trees have no words of the
+        // question to judge by: it answers when its message makes a request.
+        if j.answerable < threshold && !(asks_request && request.scoped) {
             return Ok(Draft::NoAnswer(format!(
                 "the evidence does not answer it (answerable {:.2}, under {:.2})",
                 j.answerable, threshold
             )));
         }
-        if let Some(why) = fusion.and_then(|f| read_again(&f, &mut j, request)) {
+        if asks_request {
+            if !request_first(&mut j.scored, request.pack) {
+                return Ok(Draft::NoAnswer(
+                    "the message it would come from asks for nothing".to_string(),
+                ));
+            }
+        } else if let Some(why) = fusion.and_then(|f| read_again(&f, &mut j, request)) {
             return Ok(Draft::NoAnswer(why));
         }
         // Further quotes need the candidate stage's own threshold.

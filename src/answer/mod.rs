@@ -15,6 +15,7 @@ pub mod injection;
 pub mod normalize;
 pub mod prompt;
 pub mod reader_input;
+pub mod request_answer;
 pub mod select;
 pub mod sentences;
 pub mod short_answer;

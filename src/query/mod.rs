@@ -1,5 +1,6 @@
 //! The query language: notmuch/mu-style syntax with positioned errors.
 
+pub mod asks;
 pub mod date_spec;
 pub mod graph_intent;
 pub mod natural_date;

@@ -201,23 +201,6 @@ pub const DATE_FILTER_CONFIDENCE: f32 = 0.7;
 pub const PERSON_FILTER_CONFIDENCE: f32 = 0.85;
 
 impl Question {
-    /// Whether the question asks who got a message, all of them ("who received the
-    /// memo?", "who was it sent to?"), rather than one recipient picked out by a
-    /// kind ("which lawyer got it?"), a place ("who at the bank was copied?") or a
-    /// single role ("who is the main recipient?").
-    pub fn asks_every_recipient(&self) -> bool {
-        if !matches!(self.qtype, QuestionType::Who | QuestionType::List) || !self.cues.recipient {
-            return false;
-        }
-        let ws = words(&self.question);
-        let narrowed = ws
-            .iter()
-            .position(|w| w == "who")
-            .and_then(|i| ws.get(i + 1))
-            .is_some_and(|next| matches!(next.as_str(), "at" | "from" | "in" | "on" | "of"));
-        self.focus.is_empty() && !narrowed && !ws.iter().any(|w| w == "recipient")
-    }
-
     /// Reads a standalone question against the mailbox's address book, with relative
     /// dates measured from `now`.
     pub fn read(question: &str, book: &AddressBook, now: i64) -> Question {
@@ -468,7 +451,7 @@ fn slots(question: &str) -> Vec<Slot> {
     out
 }
 
-fn words(text: &str) -> Vec<String> {
+pub(super) fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
         .map(|w| w.trim_matches('\'').to_lowercase())

@@ -1,0 +1,87 @@
+//! "What is requested?", "what does she want?": a question whose only words are the
+//! asking itself is answered by the request the chosen message makes, or not at
+//! all. The reader has nothing of the question's own to read a sentence against,
+//! so it is not asked; a sentence that makes a request is what answers.
+
+use crate::answer::candidates::CandidateKind;
+use crate::answer::evidence::EvidencePack;
+use crate::answer::select::Scored;
+use crate::lexicon::{has_phrase, COURTESY_OFFERS, IMPERATIVE_VERBS, REQUEST_CUES};
+
+/// Whether a sentence asks something of its reader: a request phrase ("please
+/// send", "could you", "let me know"), a question put to them, or the imperative
+/// ("Look at the draft", "Jo, send me the figures"). An offer of help in case of
+/// need ("call me with any questions") asks nothing.
+pub fn makes_request(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    if has_phrase(&lower, COURTESY_OFFERS) {
+        return false;
+    }
+    has_phrase(&lower, REQUEST_CUES)
+        || (lower.trim_end().ends_with('?') && has_phrase(&lower, &["you", "your"]))
+        || opens_imperative(&lower)
+}
+
+/// Whether a lowercased sentence opens with a verb of the imperative, after a
+/// short address to its reader ("guys,", "hi jo,").
+fn opens_imperative(lower: &str) -> bool {
+    let rest = match lower.split_once(',') {
+        Some((head, rest)) if head.split_whitespace().count() <= 3 => rest,
+        _ => lower,
+    };
+    rest.split_whitespace()
+        .next()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-'))
+        .is_some_and(|w| IMPERATIVE_VERBS.contains(&w))
+}
+
+/// Puts first the best-scored sentence making a request in the message the best
+/// candidate comes from; false (nothing moved) when that message makes none.
+pub fn request_first(scored: &mut [Scored], pack: &EvidencePack) -> bool {
+    let message_of = |s: &Scored| pack.items.get(s.candidate.item).map(|it| it.key.as_str());
+    let Some(chosen) = scored.first().and_then(message_of) else {
+        return false;
+    };
+    let found = scored.iter().position(|s| {
+        s.candidate.kind == CandidateKind::Sentence
+            && message_of(s) == Some(chosen)
+            && makes_request(&s.candidate.text)
+    });
+    match found {
+        Some(i) => {
+            scored[..=i].rotate_right(1);
+            true
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_phrases_of_asking_or_questions_put_to_the_reader() {
+        for s in [
+            "Please send me the signed lease by Friday.",
+            "Could you check the meter readings for March?",
+            "Let me know which room works for the review.",
+            "Do you have the badge numbers for the new hires?",
+            "Team, review the attached schedule before the call.",
+            "Send me the revised figures.",
+        ] {
+            assert!(makes_request(s), "{s}");
+        }
+        for s in [
+            "The pleasant weather held through the weekend.",
+            "We shipped the last turbine on Tuesday.",
+            "Why did the price of copper fall?",
+            "Sending the revised figures now.",
+            "In March, the board set the rates.",
+            "Please call me if you have any questions about the plan.",
+            "Let me know of any problems with the new login.",
+        ] {
+            assert!(!makes_request(s), "{s}");
+        }
+    }
+}
