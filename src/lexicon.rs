@@ -218,6 +218,12 @@ pub const ASKING_WORDS: &[&str] = &[
     "want", "wants", "wanted", "wanting", "need", "needs", "needed", "needing",
 ];
 
+/// Words of a question that ask what a message attaches ("what is attached?").
+#[rustfmt::skip]
+pub const ATTACHED_WORDS: &[&str] = &[
+    "attached", "attachment", "attachments", "attach", "enclosed", "file", "files",
+];
+
 /// Words of a question that name the message it is about, or its writer.
 #[rustfmt::skip]
 pub const MESSAGE_WORDS: &[&str] = &[

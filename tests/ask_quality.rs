@@ -65,12 +65,13 @@ fn the_team_set_leaks_no_injection_and_quotes_verbatim() {
 /// Measured with the shipped models: gold span in the answer, abstention precision
 /// and recall. The reader's gate (chosen on dev) traded precision for recall here:
 /// 0.567, 0.757 and 0.500 with the selector alone. Listing every recipient for "who
-/// received it" raised the gold span from 0.575. Answering "what is requested?" of
-/// an email with its request (`answer::request_answer`) raised the gold span from
-/// 0.597 and precision from 0.494, and lowered recall from 0.732 (on the train half,
-/// the refusals it gives up are emails whose questions or offers read as requests).
-const T5_ANSWER_MEASURED: f64 = 0.619;
-const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.515;
+/// received it" raised the gold span from 0.575. Answering "what is requested?" and
+/// "what is attached?" of an email with its sentence of that kind
+/// (`answer::message_asks`) raised the gold span from 0.597 and precision from
+/// 0.494, and lowered recall from 0.732 (on the train half, the refusals it gives
+/// up are emails whose questions or offers read as requests).
+const T5_ANSWER_MEASURED: f64 = 0.623;
+const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.530;
 const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.625;
 const T5_ANSWER_FLOOR: f64 = T5_ANSWER_MEASURED - 0.03;
 const T5_ABSTENTION_PRECISION_FLOOR: f64 = T5_ABSTENTION_PRECISION_MEASURED - 0.05;

@@ -8,12 +8,13 @@
 use super::candidates::{candidates, Candidate};
 use super::compose::compose;
 use super::field_answer::card_field_first;
+use super::message_asks::answer_first;
 use super::reader_input::reader_input;
-use super::request_answer::request_first;
 use super::select::features::{features, Context};
 use super::select::reading::Fusion;
 use super::select::{judge, shipped_model, Judgement};
 use super::{AnswerError, AnswerRequest, Answerer, Draft, ReaderInput};
+use crate::query::asks::MessageAsk;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Default)]
@@ -155,20 +156,25 @@ impl Answerer for ExtractiveAnswerer {
         card_field_first(&mut j.scored, request.pack, request.question);
         let fusion = Fusion::shipped().filter(|_| request.read.is_some());
         let threshold = j.threshold * fusion.map_or(1.0, |f| f.trust);
-        let asks_request = request.question.asks_for_the_request();
-        // Asked of one thread what it asks for, the trees have no words of the
-        // question to judge by: it answers when its message makes a request.
-        if j.answerable < threshold && !(asks_request && request.scoped) {
+        let of_message = request.question.asks_of_the_message();
+        // Asked of one thread what it asks for or attaches, the trees have no words
+        // of the question to judge by: it answers when its message has such a
+        // sentence.
+        if j.answerable < threshold && !(of_message.is_some() && request.scoped) {
             return Ok(Draft::NoAnswer(format!(
                 "the evidence does not answer it (answerable {:.2}, under {:.2})",
                 j.answerable, threshold
             )));
         }
-        if asks_request {
-            if !request_first(&mut j.scored, request.pack) {
-                return Ok(Draft::NoAnswer(
-                    "the message it would come from asks for nothing".to_string(),
-                ));
+        if let Some(ask) = of_message {
+            if !answer_first(&mut j.scored, request.pack, ask) {
+                return Ok(Draft::NoAnswer(format!(
+                    "the message it would come from has no sentence of its {}",
+                    match ask {
+                        MessageAsk::Request => "request",
+                        MessageAsk::Attachment => "attachment",
+                    }
+                )));
             }
         } else if let Some(why) = fusion.and_then(|f| read_again(&f, &mut j, request)) {
             return Ok(Draft::NoAnswer(why));

@@ -3,7 +3,7 @@
 
 use super::question::{words, Question, QuestionType};
 use super::terms::{content_words, is_stop};
-use crate::lexicon::{ASKING_WORDS, MESSAGE_WORDS};
+use crate::lexicon::{ASKING_WORDS, ATTACHED_WORDS, MESSAGE_WORDS};
 
 impl Question {
     /// Whether the question asks who got a message, all of them ("who received the
@@ -23,38 +23,57 @@ impl Question {
         self.focus.is_empty() && !narrowed && !ws.iter().any(|w| w == "recipient")
     }
 
-    /// Whether the question asks what a message asks of its reader, and nothing
-    /// more: "what is requested?", "what does Nora want?", "what is he asking
-    /// for in this email?". Its only words are the asking itself, the people who
-    /// ask and the message, so there is nothing of its own to read a sentence
-    /// against: the answer is the message's request, if it makes one.
-    pub fn asks_for_the_request(&self) -> bool {
-        if self.qtype != QuestionType::What {
-            return false;
+    /// What the question asks of a message as a whole, when its only words are
+    /// that asking, the people who wrote and the message: "what is requested?",
+    /// "what does Nora want?" (its request), "what is attached to the email?" (its
+    /// attachment). There is nothing of the question's own to read a sentence
+    /// against: the answer is the message's sentence of that kind, if it has one.
+    pub fn asks_of_the_message(&self) -> Option<MessageAsk> {
+        if !matches!(self.qtype, QuestionType::What | QuestionType::List) {
+            return None;
         }
         let named: Vec<String> = self
             .people
             .iter()
             .flat_map(|p| content_words(&p.mention))
             .collect();
+        let kept = |w: &str| ASKING_WORDS.contains(&w) || ATTACHED_WORDS.contains(&w);
         // Its words, the asking ones kept even where they are stop words.
         let rest: Vec<String> = words(&self.question)
             .into_iter()
-            .filter(|w| ASKING_WORDS.contains(&w.as_str()) || !is_stop(w))
+            .filter(|w| kept(w) || !is_stop(w))
             .filter(|w| !named.contains(w) && !MESSAGE_WORDS.contains(&w.as_str()))
             .filter(|w| {
                 !matches!(
                     w.as_str(),
-                    "be" | "being" | "been" | "there" | "what's" | "whats"
+                    "be" | "being" | "been" | "there" | "what's" | "whats" | "list"
                 )
             })
             .collect();
-        !rest.is_empty() && rest.iter().all(|w| ASKING_WORDS.contains(&w.as_str()))
+        let all_in =
+            |set: &[&str]| !rest.is_empty() && rest.iter().all(|w| set.contains(&w.as_str()));
+        if self.qtype == QuestionType::What && all_in(ASKING_WORDS) {
+            Some(MessageAsk::Request)
+        } else if all_in(ATTACHED_WORDS) {
+            Some(MessageAsk::Attachment)
+        } else {
+            None
+        }
     }
+}
+
+/// What a question asks of a message as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageAsk {
+    /// What it asks of its reader.
+    Request,
+    /// What it attaches.
+    Attachment,
 }
 
 #[cfg(test)]
 mod tests {
+    use super::MessageAsk;
     use crate::query::people::AddressBook;
     use crate::query::question::Question;
 
@@ -71,7 +90,11 @@ mod tests {
             "what's the request",
             "What was needed?",
         ] {
-            assert!(read(q).asks_for_the_request(), "{q}");
+            assert_eq!(
+                read(q).asks_of_the_message(),
+                Some(MessageAsk::Request),
+                "{q}"
+            );
         }
     }
 
@@ -83,8 +106,26 @@ mod tests {
             "What did the auditor want to know about the lease?",
             "When is the request due?",
             "Is anything requested?",
+            "What is attached to the invoice for the boiler?",
+            "Which spreadsheet did Jo attach about the budget?",
         ] {
-            assert!(!read(q).asks_for_the_request(), "{q}");
+            assert_eq!(read(q).asks_of_the_message(), None, "{q}");
+        }
+    }
+
+    #[test]
+    fn a_question_of_nothing_but_the_attaching_asks_for_the_attachment() {
+        for q in [
+            "What is attached to the email?",
+            "what's in the attachment",
+            "What files are attached?",
+            "List the attachments",
+        ] {
+            assert_eq!(
+                read(q).asks_of_the_message(),
+                Some(MessageAsk::Attachment),
+                "{q}"
+            );
         }
     }
 }

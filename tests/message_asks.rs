@@ -1,6 +1,6 @@
-//! "What is requested?" asked of one email is answered by the request it makes, and
-//! refused by an email that asks nothing: invented mail, the real engine (sled,
-//! tantivy, the ONNX embedder, selector and reader).
+//! "What is requested?" and "what is attached?" asked of one email are answered by
+//! its sentence of that kind, and refused by an email without one: invented mail,
+//! the real engine (sled, tantivy, the ONNX embedder, selector and reader).
 
 mod common;
 
@@ -10,7 +10,7 @@ use quoth::answer::extract::ExtractiveAnswerer;
 use quoth::engine::{AskOptions, Engine};
 use std::path::Path;
 
-const MAIL: [(&str, &str, &str); 3] = [
+const MAIL: [(&str, &str, &str); 4] = [
     (
         "Lease renewal",
         "Oskar Lind <oskar.lind@example.org>",
@@ -30,6 +30,12 @@ const MAIL: [(&str, &str, &str); 3] = [
         "Mira Holt <mira.holt@example.org>",
         "Jo,\n\nsend me the crew list for the regatta before noon tomorrow. \
          The club needs the names to print the badges.\n\nMira\n",
+    ),
+    (
+        "Depot floor plan",
+        "Dana Reyes <dana.reyes@example.org>",
+        "Hello,\n\nAttached is the revised floor plan for the depot, with the loading \
+         bays moved to the east wall. The builders start in June.\n\nDana\n",
     ),
 ];
 
@@ -101,6 +107,32 @@ fn what_an_email_asks_for_is_its_request_or_nothing() {
     assert!(
         out.abstained,
         "the audit report asks nothing, yet it answered {:?}",
+        out.answer
+    );
+}
+
+#[test]
+fn what_an_email_attaches_is_the_sentence_that_speaks_of_it_or_nothing() {
+    let Some(models) = models() else { return };
+    std::env::set_var("QUOTH_MODELS_DIR", &models);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mail = tmp.path().join("mail");
+    maildir(&mail);
+    let mut engine = open(&tmp.path().join("data"));
+    ingest(&mut engine, &[mail]);
+    embed_all(&mut engine);
+
+    let out = ask_of(&engine, "bays", "What is attached to the email?");
+    let answer = out.answer.unwrap_or_default();
+    assert!(
+        answer.contains("Attached is the revised floor plan"),
+        "expected the attachment's sentence, got {answer:?} ({:?})",
+        out.notes
+    );
+    let out = ask_of(&engine, "regatta", "What is attached to the email?");
+    assert!(
+        out.abstained,
+        "the regatta email attaches nothing, yet it answered {:?}",
         out.answer
     );
 }

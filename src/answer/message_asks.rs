@@ -1,12 +1,14 @@
-//! "What is requested?", "what does she want?": a question whose only words are the
-//! asking itself is answered by the request the chosen message makes, or not at
-//! all. The reader has nothing of the question's own to read a sentence against,
-//! so it is not asked; a sentence that makes a request is what answers.
+//! "What is requested?", "what is attached?": a question whose only words are the
+//! asking itself ([`MessageAsk`]) is answered by the chosen message's sentence of
+//! that kind (its request, the one that speaks of its attachment), or not at all.
+//! The reader has nothing of the question's own to read a sentence against, so it
+//! is not asked.
 
 use crate::answer::candidates::CandidateKind;
 use crate::answer::evidence::EvidencePack;
 use crate::answer::select::Scored;
 use crate::lexicon::{has_phrase, COURTESY_OFFERS, IMPERATIVE_VERBS, REQUEST_CUES};
+use crate::query::asks::MessageAsk;
 
 /// Whether a sentence asks something of its reader: a request phrase ("please
 /// send", "could you", "let me know"), a question put to them, or the imperative
@@ -35,17 +37,37 @@ fn opens_imperative(lower: &str) -> bool {
         .is_some_and(|w| IMPERATIVE_VERBS.contains(&w))
 }
 
-/// Puts first the best-scored sentence making a request in the message the best
-/// candidate comes from; false (nothing moved) when that message makes none.
-pub fn request_first(scored: &mut [Scored], pack: &EvidencePack) -> bool {
+/// Whether a sentence speaks of what its message attaches ("Attached is the draft",
+/// "two files are enclosed").
+pub fn refers_to_attachment(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    has_phrase(
+        &lower,
+        &[
+            "attached",
+            "attachment",
+            "attachments",
+            "enclosed",
+            "attaching",
+        ],
+    )
+}
+
+/// Puts first the best-scored sentence of the kind `ask` wants in the message the
+/// best candidate comes from; false (nothing moved) when that message has none.
+pub fn answer_first(scored: &mut [Scored], pack: &EvidencePack, ask: MessageAsk) -> bool {
     let message_of = |s: &Scored| pack.items.get(s.candidate.item).map(|it| it.key.as_str());
     let Some(chosen) = scored.first().and_then(message_of) else {
         return false;
     };
+    let fits = |text: &str| match ask {
+        MessageAsk::Request => makes_request(text),
+        MessageAsk::Attachment => refers_to_attachment(text),
+    };
     let found = scored.iter().position(|s| {
         s.candidate.kind == CandidateKind::Sentence
             && message_of(s) == Some(chosen)
-            && makes_request(&s.candidate.text)
+            && fits(&s.candidate.text)
     });
     match found {
         Some(i) => {
@@ -83,5 +105,14 @@ mod tests {
         ] {
             assert!(!makes_request(s), "{s}");
         }
+    }
+
+    #[test]
+    fn attachments_are_spoken_of_as_attached_or_enclosed() {
+        assert!(refers_to_attachment("Attached is the signed lease."));
+        assert!(refers_to_attachment(
+            "Two files are enclosed with this note."
+        ));
+        assert!(!refers_to_attachment("We filed the lease on Monday."));
     }
 }
