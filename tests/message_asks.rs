@@ -1,4 +1,4 @@
-//! "What is requested?" and "what is attached?" asked of one email are answered by
+//! "What are they requesting?" and "what did she attach?" asked of one email are answered by
 //! its sentence of that kind, and refused by an email without one: invented mail,
 //! the real engine (sled, tantivy, the ONNX embedder, selector and reader).
 
@@ -89,7 +89,7 @@ fn what_an_email_asks_for_is_its_request_or_nothing() {
     for (word, question, request) in [
         (
             "birch",
-            "What is requested?",
+            "What are they requesting?",
             "Could you sign the renewal form",
         ),
         ("regatta", "what does Mira want?", "send me the crew list"),
@@ -103,7 +103,7 @@ fn what_an_email_asks_for_is_its_request_or_nothing() {
         );
     }
     // A report whose only request-like line offers help asks nothing.
-    let out = ask_of(&engine, "pallets", "What is requested?");
+    let out = ask_of(&engine, "pallets", "what is she requesting?");
     assert!(
         out.abstained,
         "the audit report asks nothing, yet it answered {:?}",
@@ -122,14 +122,14 @@ fn what_an_email_attaches_is_the_sentence_that_speaks_of_it_or_nothing() {
     ingest(&mut engine, &[mail]);
     embed_all(&mut engine);
 
-    let out = ask_of(&engine, "bays", "What is attached to the email?");
+    let out = ask_of(&engine, "bays", "what did she attach?");
     let answer = out.answer.unwrap_or_default();
     assert!(
         answer.contains("Attached is the revised floor plan"),
         "expected the attachment's sentence, got {answer:?} ({:?})",
         out.notes
     );
-    let out = ask_of(&engine, "regatta", "What is attached to the email?");
+    let out = ask_of(&engine, "regatta", "what did she attach?");
     assert!(
         out.abstained,
         "the regatta email attaches nothing, yet it answered {:?}",

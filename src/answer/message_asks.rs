@@ -1,4 +1,4 @@
-//! "What is requested?", "what is attached?": a question whose only words are the
+//! "What are they requesting?", "what is attached?": a question whose only words are the
 //! asking itself ([`MessageAsk`]) is answered by the chosen message's sentence of
 //! that kind (its request, the one that speaks of its attachment), or not at all.
 //! The reader has nothing of the question's own to read a sentence against, so it
@@ -100,7 +100,7 @@ mod tests {
             "Why did the price of copper fall?",
             "Sending the revised figures now.",
             "In March, the board set the rates.",
-            "Please call me if you have any questions about the plan.",
+            "Give me a ring if you have any questions on the budget.",
             "Let me know of any problems with the new login.",
         ] {
             assert!(!makes_request(s), "{s}");

@@ -84,7 +84,7 @@ mod tests {
     #[test]
     fn a_question_of_nothing_but_the_asking_asks_for_the_request() {
         for q in [
-            "What is requested?",
+            "What are they requesting?",
             "what does the sender want",
             "What is being asked for in this email?",
             "what's the request",
@@ -116,7 +116,7 @@ mod tests {
     #[test]
     fn a_question_of_nothing_but_the_attaching_asks_for_the_attachment() {
         for q in [
-            "What is attached to the email?",
+            "What's attached to this message?",
             "what's in the attachment",
             "What files are attached?",
             "List the attachments",
