@@ -821,6 +821,7 @@ fn a_move_made_before_a_sync_found_the_last_one_reaches_the_server() {
         &[
             message(0, "heron", "3 Feb 2024 10:00:00 +0000"),
             message(1, "egret", "3 Feb 2024 11:00:00 +0000"),
+            message(2, "ibis", "3 Feb 2024 12:00:00 +0000"),
         ],
     );
     let config = server.write_config(ACCOUNT, PASSWORD, server.port);
@@ -840,7 +841,13 @@ fn a_move_made_before_a_sync_found_the_last_one_reaches_the_server() {
             .expect("sync")
     };
     sync(&mut engine, None);
-    for (word, read_there) in [("heron", false), ("egret", true)] {
+    // (word, a sync read the archive before the move back, archived once more
+    // after it, the folder it ends in)
+    for (word, read_there, again, ends_in) in [
+        ("heron", false, false, "INBOX"),
+        ("egret", true, false, "INBOX"),
+        ("ibis", false, true, "Archive"),
+    ] {
         let hits = engine.search(word, 5, 0).expect("search");
         let key = quoth::mail::model::MessageKey::from_hex(&hits[0].key).expect("key");
         let archived = engine
@@ -871,14 +878,25 @@ fn a_move_made_before_a_sync_found_the_last_one_reaches_the_server() {
             .move_message(&key, &archived.back)
             .expect("move back");
         assert_eq!(back.to_folder, "test/INBOX", "{word}");
+        if again {
+            // Changed its mind again before any sync.
+            engine
+                .move_message(&key, &MoveTarget::Archive)
+                .expect("archive again");
+        }
         sync(&mut engine, None);
         let state = server_state(&server);
         let hex = key.to_hex();
+        let other = if ends_in == "INBOX" {
+            "Archive"
+        } else {
+            "INBOX"
+        };
         assert!(
-            holds(&state, "INBOX", &hex).is_some() && holds(&state, "Archive", &hex).is_none(),
+            holds(&state, ends_in, &hex).is_some() && holds(&state, other, &hex).is_none(),
             "{word}: the server holds {state:#?}"
         );
         let stored = engine.store().message(&key).expect("read").expect("kept");
-        assert_eq!(stored.folder, "test/INBOX", "{word}");
+        assert_eq!(stored.folder, format!("test/{ends_in}"), "{word}");
     }
 }

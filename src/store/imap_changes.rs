@@ -207,6 +207,14 @@ impl ImapChanges {
         Ok(())
     }
 
+    /// The folder the copy of `key` on `account` is owed a move to, left owed.
+    pub fn owed_move(&self, key: &MessageKey, account: &str) -> Result<Option<String>> {
+        Ok(self
+            .move_owed
+            .get(owed_move_key(key, account))?
+            .map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+
     /// The folder the copy of `key` a sync of `account` found is owed a move to;
     /// the debt is cleared as it is read (the caller queues the move).
     pub fn take_owed_move(&self, key: &MessageKey, account: &str) -> Result<Option<String>> {
@@ -399,6 +407,11 @@ mod tests {
         changes.owe_move(&key, "work", "Archive").expect("owe");
         changes.owe_move(&key, "work", "INBOX").expect("owe again");
         assert_eq!(changes.take_owed_move(&key, "home").expect("take"), None);
+        assert_eq!(
+            changes.owed_move(&key, "work").expect("read").as_deref(),
+            Some("INBOX"),
+            "read, not taken"
+        );
         assert_eq!(
             changes
                 .take_owed_move(&key, "work")

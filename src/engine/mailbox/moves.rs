@@ -306,24 +306,29 @@ impl Engine {
                 .cloned()
                 .collect::<Vec<_>>()
         };
-        let here = in_folder(folder);
-        // The folder it is shown in: where an earlier move sends it.
+        // The folder it is shown in: where the last move made in Quoth sends it.
         let shown = msg
             .folder
             .strip_prefix(&format!("{account}/"))
             .unwrap_or(&msg.folder)
             .to_string();
-        let mut waiting = false;
-        for at in &here {
-            waiting |= changes.get(at)?.is_some_and(|c| c.move_to.is_some());
+        let mut waiting = Vec::new();
+        for at in refs.iter().filter(|r| r.account == account) {
+            if changes.get(at)?.is_some_and(|c| c.move_to.is_some()) {
+                waiting.push(at.clone());
+            }
         }
-        if shown == folder || waiting {
-            // On the server where the store found it: moved by its UID (a move
-            // still waiting there is replaced, or taken back).
-            for at in &here {
+        if !waiting.is_empty() {
+            // A move not sent yet: it goes to the new folder instead (or is taken
+            // back), and any older debt is void.
+            for at in &waiting {
                 changes.queue_move(at, Some(&to))?;
             }
-        } else if shown != to {
+            changes.take_owed_move(&msg.key, account)?;
+        } else if changes.owed_move(&msg.key, account)?.is_some() {
+            // Owed already (no sync has found it since): the debt names the new folder.
+            changes.owe_move(&msg.key, account, &to)?;
+        } else if shown != folder {
             // An earlier move reached the server and no sync has found it in the
             // new folder yet. Owed first: a sync that maps its UID there takes the
             // debt, so whichever of the two comes second queues the move.
@@ -334,6 +339,11 @@ impl Engine {
             }
             if !there.is_empty() {
                 changes.take_owed_move(&msg.key, account)?;
+            }
+        } else {
+            // On the server where the store found it: moved by its UID.
+            for at in &in_folder(folder) {
+                changes.queue_move(at, Some(&to))?;
             }
         }
         let from_folder = msg.folder.clone();
