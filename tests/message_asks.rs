@@ -55,6 +55,20 @@ fn maildir(dir: &Path) {
     }
 }
 
+/// The engine on the invented mail, searchable and embedded (None without the
+/// models); the temp dir lives as long as it.
+fn engine_on_the_mail() -> Option<(tempfile::TempDir, Engine)> {
+    let models = models()?;
+    std::env::set_var("QUOTH_MODELS_DIR", &models);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mail = tmp.path().join("mail");
+    maildir(&mail);
+    let mut engine = open(&tmp.path().join("data"));
+    ingest(&mut engine, &[mail]);
+    embed_all(&mut engine);
+    Some((tmp, engine))
+}
+
 /// Asks `question` of the thread of the one email `word` finds.
 fn ask_of(engine: &Engine, word: &str, question: &str) -> quoth::engine::AskOutcome {
     let hits = engine.search(word, 5, 0).expect("search");
@@ -77,14 +91,9 @@ fn ask_of(engine: &Engine, word: &str, question: &str) -> quoth::engine::AskOutc
 
 #[test]
 fn what_an_email_asks_for_is_its_request_or_nothing() {
-    let Some(models) = models() else { return };
-    std::env::set_var("QUOTH_MODELS_DIR", &models);
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mail = tmp.path().join("mail");
-    maildir(&mail);
-    let mut engine = open(&tmp.path().join("data"));
-    ingest(&mut engine, &[mail]);
-    embed_all(&mut engine);
+    let Some((_tmp, engine)) = engine_on_the_mail() else {
+        return;
+    };
 
     for (word, question, request) in [
         (
@@ -113,14 +122,9 @@ fn what_an_email_asks_for_is_its_request_or_nothing() {
 
 #[test]
 fn what_an_email_attaches_is_the_sentence_that_speaks_of_it_or_nothing() {
-    let Some(models) = models() else { return };
-    std::env::set_var("QUOTH_MODELS_DIR", &models);
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mail = tmp.path().join("mail");
-    maildir(&mail);
-    let mut engine = open(&tmp.path().join("data"));
-    ingest(&mut engine, &[mail]);
-    embed_all(&mut engine);
+    let Some((_tmp, engine)) = engine_on_the_mail() else {
+        return;
+    };
 
     let out = ask_of(&engine, "bays", "what did she attach?");
     let answer = out.answer.unwrap_or_default();

@@ -25,7 +25,7 @@ impl Question {
 
     /// What the question asks of a message as a whole, when its only words are
     /// that asking, the people who wrote and the message: "what is requested?",
-    /// "what does Nora want?" (its request), "what is attached to the email?" (its
+    /// "what does Nora want?" (its request), "what came attached?" (its
     /// attachment). There is nothing of the question's own to read a sentence
     /// against: the answer is the message's sentence of that kind, if it has one.
     pub fn asks_of_the_message(&self) -> Option<MessageAsk> {
