@@ -224,6 +224,31 @@ pub const ATTACHED_WORDS: &[&str] = &[
     "attached", "attachment", "attachments", "attach", "enclosed", "file", "files",
 ];
 
+/// Words of a question that ask who a message's text names ("who is mentioned?"),
+/// not who sent or got it.
+#[rustfmt::skip]
+pub const MENTION_WORDS: &[&str] = &[
+    "mentioned", "mention", "mentions", "named", "referred", "referenced",
+];
+
+/// Words of a question that ask for the one recipient a message is for ("who is
+/// its main recipient?"), not all of them.
+pub const MAIN_WORDS: &[&str] = &["main", "primary", "principal"];
+
+/// Verbs that, with a closing "to", ask whom a message went to ("who was it sent
+/// to?").
+#[rustfmt::skip]
+pub const SENT_TO_VERBS: &[&str] = &[
+    "sent", "send", "addressed", "written", "forwarded", "mailed", "emailed", "directed",
+];
+
+/// Words of a question that ask who got a message.
+#[rustfmt::skip]
+pub const RECEIVED_WORDS: &[&str] = &[
+    "received", "receive", "receives", "recipient", "recipients", "addressed", "addressee",
+    "addressees", "cc", "cc'd", "cced", "copied", "bcc", "bcc'd",
+];
+
 /// Words of a question that name the message it is about, or its writer.
 #[rustfmt::skip]
 pub const MESSAGE_WORDS: &[&str] = &[

@@ -4,11 +4,8 @@
 
 mod common;
 
-use common::{embed_all, ingest, models, open};
-use quoth::answer::conversation::Conversation;
-use quoth::answer::extract::ExtractiveAnswerer;
-use quoth::engine::{AskOptions, Engine};
-use std::path::Path;
+use common::{ask_of_thread, engine_on, invented_email};
+use quoth::engine::Engine;
 
 const MAIL: [(&str, &str, &str); 4] = [
     (
@@ -39,54 +36,24 @@ const MAIL: [(&str, &str, &str); 4] = [
     ),
 ];
 
-fn maildir(dir: &Path) {
-    for sub in ["cur", "new", "tmp"] {
-        std::fs::create_dir_all(dir.join(sub)).expect("maildir");
-    }
-    for (i, (subject, from, body)) in MAIL.iter().enumerate() {
-        let raw = format!(
-            "From: {from}\r\nTo: team@example.org\r\nSubject: {subject}\r\n\
-             Date: Mon, {} May 2001 09:00:00 -0500\r\n\
-             Message-ID: <request-{i}@example.org>\r\n\r\n{}",
-            10 + i,
-            body.replace('\n', "\r\n")
-        );
-        std::fs::write(dir.join(format!("cur/{i}.test:2,S")), raw).expect("write mail");
-    }
+fn the_mail() -> Vec<String> {
+    MAIL.iter()
+        .enumerate()
+        .map(|(i, (subject, from, body))| {
+            invented_email(
+                &format!("request-{i}"),
+                &format!("From: {from}\nTo: team@example.org"),
+                subject,
+                10 + i as u32,
+                body,
+            )
+        })
+        .collect()
 }
 
-/// The engine on the invented mail, searchable and embedded (None without the
-/// models); the temp dir lives as long as it.
+/// The engine on the invented mail (None without the models).
 fn engine_on_the_mail() -> Option<(tempfile::TempDir, Engine)> {
-    let models = models()?;
-    std::env::set_var("QUOTH_MODELS_DIR", &models);
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mail = tmp.path().join("mail");
-    maildir(&mail);
-    let mut engine = open(&tmp.path().join("data"));
-    ingest(&mut engine, &[mail]);
-    embed_all(&mut engine);
-    Some((tmp, engine))
-}
-
-/// Asks `question` of the thread of the one email `word` finds.
-fn ask_of(engine: &Engine, word: &str, question: &str) -> quoth::engine::AskOutcome {
-    let hits = engine.search(word, 5, 0).expect("search");
-    assert_eq!(hits.len(), 1, "{word} finds one email");
-    engine
-        .ask(
-            question,
-            &mut Conversation::default(),
-            &ExtractiveAnswerer,
-            &AskOptions {
-                thread: Some(hits[0].thread_id.clone()),
-                // As `quoth ask --thread`: from the thread alone.
-                widen: false,
-                ..AskOptions::default()
-            },
-            &mut |_| {},
-        )
-        .expect("ask runs")
+    engine_on(&the_mail())
 }
 
 #[test]
@@ -103,7 +70,7 @@ fn what_an_email_asks_for_is_its_request_or_nothing() {
         ),
         ("regatta", "what does Mira want?", "send me the crew list"),
     ] {
-        let out = ask_of(&engine, word, question);
+        let out = ask_of_thread(&engine, word, question);
         let answer = out.answer.unwrap_or_default();
         assert!(
             answer.contains(request),
@@ -112,7 +79,7 @@ fn what_an_email_asks_for_is_its_request_or_nothing() {
         );
     }
     // A report whose only request-like line offers help asks nothing.
-    let out = ask_of(&engine, "pallets", "what is she requesting?");
+    let out = ask_of_thread(&engine, "pallets", "what is she requesting?");
     assert!(
         out.abstained,
         "the audit report asks nothing, yet it answered {:?}",
@@ -126,14 +93,14 @@ fn what_an_email_attaches_is_the_sentence_that_speaks_of_it_or_nothing() {
         return;
     };
 
-    let out = ask_of(&engine, "bays", "what did she attach?");
+    let out = ask_of_thread(&engine, "bays", "what did she attach?");
     let answer = out.answer.unwrap_or_default();
     assert!(
         answer.contains("Attached is the revised floor plan"),
         "expected the attachment's sentence, got {answer:?} ({:?})",
         out.notes
     );
-    let out = ask_of(&engine, "regatta", "what did she attach?");
+    let out = ask_of_thread(&engine, "regatta", "what did she attach?");
     assert!(
         out.abstained,
         "the regatta email attaches nothing, yet it answered {:?}",

@@ -5,8 +5,7 @@
 
 mod common;
 
-use common::{ask, embed_all, ingest, models, open};
-use std::path::Path;
+use common::{ask, engine_on, invented_email};
 
 const MAIL: [(&str, &str, &str); 4] = [
     (
@@ -36,32 +35,26 @@ const MAIL: [(&str, &str, &str); 4] = [
     ),
 ];
 
-fn maildir(dir: &Path) {
-    for sub in ["cur", "new", "tmp"] {
-        std::fs::create_dir_all(dir.join(sub)).expect("maildir");
-    }
-    for (i, (subject, from, body)) in MAIL.iter().enumerate() {
-        let raw = format!(
-            "From: {from}\r\nTo: team@example.org\r\nSubject: {subject}\r\n\
-             Date: Mon, {} May 2001 09:00:00 -0500\r\n\
-             Message-ID: <needed-{i}@example.org>\r\n\r\n{}",
-            10 + i,
-            body.replace('\n', "\r\n")
-        );
-        std::fs::write(dir.join(format!("cur/{i}.test:2,S")), raw).expect("write mail");
-    }
+fn the_mail() -> Vec<String> {
+    MAIL.iter()
+        .enumerate()
+        .map(|(i, (subject, from, body))| {
+            invented_email(
+                &format!("needed-{i}"),
+                &format!("From: {from}\nTo: team@example.org"),
+                subject,
+                10 + i as u32,
+                body,
+            )
+        })
+        .collect()
 }
 
 #[test]
 fn a_question_for_a_value_is_refused_by_mail_without_it_and_answered_by_mail_with_it() {
-    let Some(models) = models() else { return };
-    std::env::set_var("QUOTH_MODELS_DIR", &models);
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mail = tmp.path().join("mail");
-    maildir(&mail);
-    let mut engine = open(&tmp.path().join("data"));
-    ingest(&mut engine, &[mail]);
-    embed_all(&mut engine);
+    let Some((_tmp, engine)) = engine_on(&the_mail()) else {
+        return;
+    };
 
     for question in [
         "what time is the farewell dinner for ines?",

@@ -5,6 +5,7 @@
 //! split), the best candidate answers, quoted verbatim with its `[n]` marker and led
 //! by the short answer; otherwise it says it does not know.
 
+use super::asked_role::fit_role;
 use super::candidates::{candidates, Candidate};
 use super::compose::compose;
 use super::field_answer::card_field_first;
@@ -177,6 +178,14 @@ impl Answerer for ExtractiveAnswerer {
                 )));
             }
         } else if let Some(why) = fusion.and_then(|f| read_again(&f, &mut j, request)) {
+            return Ok(Draft::NoAnswer(why));
+        }
+        if let Err(why) = fit_role(
+            &mut j.scored,
+            request.pack,
+            request.question,
+            request.known_people,
+        ) {
             return Ok(Draft::NoAnswer(why));
         }
         // Further quotes need the candidate stage's own threshold.

@@ -4,6 +4,7 @@
 //! Core only: the answerers here are pure; the LLM client that also implements
 //! [`Answerer`] lives with the engine, which owns network I/O.
 
+pub mod asked_role;
 pub mod candidates;
 pub mod compose;
 pub mod conversation;

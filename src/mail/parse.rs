@@ -49,8 +49,14 @@ fn parse_unguarded(raw: &[u8]) -> Result<ParsedMessage, ParseError> {
     apply_x_from_name(&msg, &mut from);
     let mut to = addresses(msg.to());
     apply_x_names(&msg, "X-To", &mut to);
+    if to.is_empty() {
+        to = x_recipients(&msg, "X-To");
+    }
     let mut cc = addresses(msg.cc());
     apply_x_names(&msg, "X-cc", &mut cc);
+    if cc.is_empty() {
+        cc = x_recipients(&msg, "X-cc");
+    }
     let (body, body_format) = body_text(&msg);
     let mut parsed = ParsedMessage {
         message_id: msg.message_id().map(clean_id).filter(|s| !s.is_empty()),
@@ -152,23 +158,124 @@ fn apply_x_from_name(msg: &Message, from: &mut [Mailbox]) {
 
 /// Enron mail gives recipients' display names only in X-To and X-cc, in the order
 /// of the To and Cc addresses ("Odile Ferrante", "Thistlewood, Jory T
-/// </O=ENRON/...>"). A name is taken for an address only when the lists line up
-/// and the name is plausibly that address's (a part of it is in the address).
+/// </O=ENRON/...>"). A name is taken for an address that has none (or one that is
+/// not its, like "e-mail") only when the lists line up and the name is plausibly
+/// that address's (a part of it is in the address).
 fn apply_x_names(msg: &Message, header: &str, list: &mut [Mailbox]) {
-    if list.is_empty() || list.iter().any(|m| m.name.is_some()) {
+    let unnamed = |m: &Mailbox| {
+        m.name
+            .as_deref()
+            .is_none_or(|n| !plausible_name(n, &m.address))
+    };
+    if !list.iter().any(unnamed) {
         return;
     }
     let Some(raw) = msg.header_raw(header) else {
         return;
     };
-    let Some(names) = x_names(raw, list.len()) else {
+    let n = list.len();
+    let Some(names) = x_names(raw, n).or_else(|| {
+        x_entries(raw)
+            .map(|es| es.iter().map(|e| x_name(e)).collect::<Vec<_>>())
+            .filter(|names| names.len() == n)
+    }) else {
         return;
     };
     for (mb, name) in list.iter_mut().zip(names) {
-        if plausible_name(&name, &mb.address) {
+        if unnamed(mb) && plausible_name(&name, &mb.address) {
             mb.name = Some(name);
         }
     }
+}
+
+/// The recipients an X-To or X-cc header names when the message has no To or Cc
+/// header of its own (Lotus Notes exports: "Sally Vance@RIDGE", "All Staff@RIDGE
+/// <...>"): each entry's name, with its address when the entry gives a real one.
+/// A group without members ("undisclosed-recipients:") names no one.
+fn x_recipients(msg: &Message, header: &str) -> Vec<Mailbox> {
+    let Some(entries) = msg.header_raw(header).and_then(x_entries) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter_map(|entry| {
+            let address = entry_address(entry).unwrap_or_default();
+            let name = Some(x_name(entry)).filter(|n| {
+                !n.is_empty() && !n.ends_with(':') && !n.eq_ignore_ascii_case(&address)
+            });
+            let name = name.filter(|n| address.is_empty() || !address.starts_with(n.as_str()));
+            (name.is_some() || !address.is_empty()).then_some(Mailbox { name, address })
+        })
+        .collect()
+}
+
+/// The entries of an X-To/X-cc value, one a recipient: the pieces between commas
+/// are joined until one holds an address part ("<...>" or "@"), so "Okonkwo, Della
+/// </O=...>" is one entry. None when a piece without one is left over: names alone
+/// do not say where one ends ("Beck, Sally" or two people?).
+fn x_entries(raw: &str) -> Option<Vec<String>> {
+    let raw = raw.replace(['\r', '\n', '\t'], " ");
+    let mut pieces = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in raw.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                pieces.push(&raw[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&raw[start..]);
+    let mut entries = Vec::new();
+    let mut pending: Vec<&str> = Vec::new();
+    for piece in pieces.into_iter().filter(|p| !p.trim().is_empty()) {
+        pending.push(piece.trim());
+        if piece.contains('<') || piece.contains('@') {
+            entries.push(pending.join(", "));
+            pending.clear();
+        }
+    }
+    (pending.is_empty() && !entries.is_empty()).then_some(entries)
+}
+
+/// The display name of one X-To/X-cc entry: without its <...> parts, "@host"
+/// tail, "(E-mail)" notes and quotes.
+fn x_name(entry: &str) -> String {
+    let mut cleaned = String::new();
+    let mut depth = 0;
+    for c in entry.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => cleaned.push(c),
+            _ => {}
+        }
+    }
+    let p = cleaned.split('@').next().unwrap_or("");
+    let p = match (p.find('('), p.rfind(')')) {
+        (Some(a), Some(b)) if a < b => format!("{}{}", &p[..a], &p[b + 1..]),
+        _ => p.to_string(),
+    };
+    p.trim().trim_matches(['"', '\'']).trim().to_string()
+}
+
+/// The address an entry gives, when it is a real one ("<ana@quay.example>" or the
+/// entry itself): not a Notes name ("Sally Vance@RIDGE") or an X.500 path.
+fn entry_address(entry: &str) -> Option<String> {
+    let inner = match (entry.find('<'), entry.find('>')) {
+        (Some(a), Some(b)) if a < b => &entry[a + 1..b],
+        _ => entry,
+    };
+    let candidate = inner.trim().trim_matches('"').to_lowercase();
+    let (local, domain) = candidate.split_once('@')?;
+    let real = !local.is_empty()
+        && domain.contains('.')
+        && !candidate.contains(char::is_whitespace)
+        && candidate.matches('@').count() == 1;
+    real.then_some(candidate)
 }
 
 /// The `n` display names of an X-To/X-cc value, when it holds exactly `n`.
@@ -187,14 +294,7 @@ fn x_names(raw: &str, n: usize) -> Option<Vec<String>> {
     }
     let pieces: Vec<String> = cleaned
         .split(',')
-        .map(|p| {
-            let p = p.split('@').next().unwrap_or("");
-            let p = match (p.find('('), p.rfind(')')) {
-                (Some(a), Some(b)) if a < b => format!("{}{}", &p[..a], &p[b + 1..]),
-                _ => p.to_string(),
-            };
-            p.trim().trim_matches(['"', '\'']).trim().to_string()
-        })
+        .map(x_name)
         .filter(|p| !p.is_empty())
         .collect();
     if pieces.len() == n {
@@ -300,6 +400,43 @@ mod tests {
         let raw = b"Message-ID: <3@t>\nFrom: a@ridge.example\nTo: x@ridge.example, y@ridge.example\nX-To: Only One\n\nHi\n";
         let p = parse_message(raw).expect("parses");
         assert!(p.to.iter().all(|m| m.name.is_none()));
+    }
+
+    #[test]
+    fn a_name_that_is_not_the_address_s_gives_way_to_the_x_to_name() {
+        let raw = b"Message-ID: <4@t>\nFrom: a@ridge.example\nTo: ada.quill@ridge.example, \n\tnote <.bram@ridge.example>\nX-To: Quill, Ada </O=RIDGE/CN=Aquill>, Bram Osei (E-mail) <bosei@else.example>\n\nHi\n";
+        let p = parse_message(raw).expect("parses");
+        let names: Vec<Option<&str>> = p.to.iter().map(|m| m.name.as_deref()).collect();
+        assert_eq!(names, vec![Some("Quill, Ada"), Some("Bram Osei")]);
+    }
+
+    #[test]
+    fn recipients_named_only_in_x_to_become_the_recipients() {
+        let raw = b"Message-ID: <5@t>\nFrom: a@ridge.example\nSubject: s\nX-To: Sally Vance@RIDGE, Staff Notices@RIDGE <??SStaff Notices@RIDGE>\nX-cc: Bo Lund <bo.lund@else.example>\n\nHi\n";
+        let p = parse_message(raw).expect("parses");
+        let to: Vec<(Option<&str>, &str)> =
+            p.to.iter()
+                .map(|m| (m.name.as_deref(), m.address.as_str()))
+                .collect();
+        assert_eq!(
+            to,
+            vec![(Some("Sally Vance"), ""), (Some("Staff Notices"), "")]
+        );
+        assert_eq!(p.cc.len(), 1);
+        assert_eq!(p.cc[0].address, "bo.lund@else.example");
+        assert_eq!(p.cc[0].name.as_deref(), Some("Bo Lund"));
+        // A group without members names no one, nor do bare names that may be
+        // "Last, First" or two people.
+        for x_to in ["undisclosed-recipients:, ", "Vance, Sally"] {
+            let raw = format!("Message-ID: <6@t>\nFrom: a@ridge.example\nX-To: {x_to}\n\nHi\n");
+            let p = parse_message(raw.as_bytes()).expect("parses");
+            assert!(p.to.is_empty(), "{x_to}: {:?}", p.to);
+        }
+        // A To header of its own wins.
+        let raw = b"Message-ID: <7@t>\nFrom: a@ridge.example\nTo: c@ridge.example\nX-To: Sally Vance@RIDGE\n\nHi\n";
+        let p = parse_message(raw).expect("parses");
+        assert_eq!(p.to.len(), 1);
+        assert_eq!(p.to[0].address, "c@ridge.example");
     }
 
     #[test]

@@ -1,9 +1,13 @@
 //! What a read question asks for beyond its words: every recipient of a message,
-//! or what a message asks of its reader.
+//! the part a person plays in it (its sender, its recipients, someone its text
+//! names), or what a message asks of its reader.
 
 use super::question::{words, Question, QuestionType};
 use super::terms::{content_words, is_stop};
-use crate::lexicon::{ASKING_WORDS, ATTACHED_WORDS, MESSAGE_WORDS};
+use crate::lexicon::{
+    ASKING_WORDS, ATTACHED_WORDS, CONVERSATION_WORDS, MAIN_WORDS, MENTION_WORDS, MESSAGE_WORDS,
+    RECEIVED_WORDS, SENDER_CUES, SENT_TO_VERBS,
+};
 
 impl Question {
     /// Whether the question asks who got a message, all of them ("who received the
@@ -11,7 +15,7 @@ impl Question {
     /// kind ("which lawyer got it?"), a place ("who at the bank was copied?") or a
     /// single role ("who is the main recipient?").
     pub fn asks_every_recipient(&self) -> bool {
-        if !matches!(self.qtype, QuestionType::Who | QuestionType::List) || !self.cues.recipient {
+        if self.asks_role() != Some(AskedRole::Recipients { main: false }) {
             return false;
         }
         let ws = words(&self.question);
@@ -21,6 +25,34 @@ impl Question {
             .and_then(|i| ws.get(i + 1))
             .is_some_and(|next| matches!(next.as_str(), "at" | "from" | "in" | "on" | "of"));
         self.focus.is_empty() && !narrowed && !ws.iter().any(|w| w == "recipient")
+    }
+
+    /// The part the person asked for plays in a message, when a "who" question
+    /// says: "who is mentioned?" asks for someone the text names, "who got the
+    /// memo?" and "who was it sent to?" for its recipients, "who is the primary
+    /// recipient?" for the one it is addressed to, "who wrote it?" for its sender.
+    pub fn asks_role(&self) -> Option<AskedRole> {
+        let ws = words(&self.question);
+        let who = ws
+            .first()
+            .is_some_and(|w| matches!(w.as_str(), "who" | "who's" | "whom"));
+        if !matches!(self.qtype, QuestionType::Who | QuestionType::List) && !who {
+            return None;
+        }
+        let has = |list: &[&str]| ws.iter().any(|w| list.contains(&w.as_str()));
+        if has(MENTION_WORDS) {
+            return Some(AskedRole::Mentioned);
+        }
+        // "who was it sent to?": the sending verb with its stranded "to".
+        let sent_to = ws.last().is_some_and(|w| w == "to") && has(SENT_TO_VERBS);
+        // "who got the memo?": getting, when what was got is a mail.
+        let got_mail = has(&["got", "get", "gets", "getting"]) && has(CONVERSATION_WORDS);
+        if has(RECEIVED_WORDS) || sent_to || got_mail {
+            return Some(AskedRole::Recipients {
+                main: has(MAIN_WORDS),
+            });
+        }
+        has(SENDER_CUES).then_some(AskedRole::Sender)
     }
 
     /// What the question asks of a message as a whole, when its only words are
@@ -60,6 +92,17 @@ impl Question {
             None
         }
     }
+}
+
+/// The part in a message of the person a "who" question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AskedRole {
+    /// Who sent or wrote it.
+    Sender,
+    /// Who got it; `main`: the one it is addressed to, not all of them.
+    Recipients { main: bool },
+    /// Who its text names: not a sender or a recipient as such.
+    Mentioned,
 }
 
 /// What a question asks of a message as a whole.
@@ -126,6 +169,40 @@ mod tests {
                 Some(MessageAsk::Attachment),
                 "{q}"
             );
+        }
+    }
+
+    #[test]
+    fn who_questions_say_which_part_the_person_plays() {
+        use super::AskedRole::*;
+        for (q, role) in [
+            ("Who is named in the note?", Some(Mentioned)),
+            ("who gets mentioned", Some(Mentioned)),
+            (
+                "Who received the kiln memo?",
+                Some(Recipients { main: false }),
+            ),
+            ("who got this email", Some(Recipients { main: false })),
+            ("Who got the kiln job?", None),
+            (
+                "who was the survey sent to",
+                Some(Recipients { main: false }),
+            ),
+            ("Who was copied on it?", Some(Recipients { main: false })),
+            (
+                "Who is the primary addressee?",
+                Some(Recipients { main: true }),
+            ),
+            (
+                "who's the main recipient of the memo",
+                Some(Recipients { main: true }),
+            ),
+            ("Who wrote the survey?", Some(Sender)),
+            ("who sent this", Some(Sender)),
+            ("Who will lead the survey?", None),
+            ("What was sent to the mill?", None),
+        ] {
+            assert_eq!(read(q).asks_role(), role, "{q}");
         }
     }
 }

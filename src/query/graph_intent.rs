@@ -6,6 +6,7 @@
 //! finds the conversation.
 
 use crate::lexicon::{is_stop_word, CONVERSATION_WORDS, JOINING_CUES, PARTICIPATION_CUES};
+use crate::query::asks::AskedRole;
 use crate::query::question::{Question, QuestionType};
 use serde::Serialize;
 
@@ -13,8 +14,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "asks")]
 pub enum GraphAsk {
-    /// Who is on the conversation about `topic`; `copied` narrows it to Cc and Bcc.
-    Participants { topic: Vec<String>, copied: bool },
+    /// Who is on the conversation about `topic`, `among` those of some parts.
+    Participants { topic: Vec<String>, among: Among },
     /// Who joined the conversation about `topic` after its first email, or when
     /// `person` (words of a name) did.
     Joined {
@@ -33,6 +34,18 @@ pub enum GraphAsk {
         organisation: Vec<String>,
         topic: Vec<String>,
     },
+}
+
+/// Whose part in a conversation a participation question asks about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Among {
+    /// Everyone on it ("who was on the budget thread?").
+    Everyone,
+    /// Those who got its mail ("who received the memo?"): not its sender as such.
+    Recipients,
+    /// Those copied on it (Cc and Bcc).
+    Copied,
 }
 
 /// How a question asks the graph, if it does. `is_organisation` tells whether the
@@ -108,11 +121,21 @@ pub fn graph_ask(q: &Question, is_organisation: &dyn Fn(&[String]) -> bool) -> O
             topic,
         });
     }
-    if participating && asks_who && !topic.is_empty() {
-        let copied = words
+    // "Who is its main recipient?" asks for one person of one email's headers,
+    // which the evidence selector reads.
+    let main = matches!(q.asks_role(), Some(AskedRole::Recipients { main: true }));
+    if participating && asks_who && !topic.is_empty() && !main {
+        let among = if words
             .iter()
-            .any(|w| w.starts_with("cc") || w.starts_with("bcc") || w.starts_with("cop"));
-        return Some(GraphAsk::Participants { topic, copied });
+            .any(|w| w.starts_with("cc") || w.starts_with("bcc") || w.starts_with("cop"))
+        {
+            Among::Copied
+        } else if matches!(q.asks_role(), Some(AskedRole::Recipients { .. })) || got {
+            Among::Recipients
+        } else {
+            Among::Everyone
+        };
+        return Some(GraphAsk::Participants { topic, among });
     }
     if current {
         let topic: Vec<String> = words
@@ -308,14 +331,26 @@ mod tests {
             ask("who else was copied on the kiln permit?"),
             Some(GraphAsk::Participants {
                 topic: vec!["kiln".into(), "permit".into()],
-                copied: true
+                among: Among::Copied
             })
+        );
+        assert_eq!(
+            ask("who received the orchard budget memo?"),
+            Some(GraphAsk::Participants {
+                topic: vec!["orchard".into(), "budget".into()],
+                among: Among::Recipients
+            })
+        );
+        // One email's main recipient is for its headers, not the conversation's.
+        assert_eq!(
+            ask("who is the main recipient of the orchard budget?"),
+            None
         );
         assert_eq!(
             ask("who is on the orchard budget thread?"),
             Some(GraphAsk::Participants {
                 topic: vec!["orchard".into(), "budget".into()],
-                copied: false
+                among: Among::Everyone
             })
         );
         assert_eq!(
@@ -392,7 +427,7 @@ mod tests {
                     "marisol".into(),
                     "quinn".into()
                 ],
-                copied: true
+                among: Among::Copied
             })
         );
         // A name the address book does not know still names who is asked about.

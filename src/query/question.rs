@@ -44,13 +44,23 @@ impl QuestionType {
         if starts_with_list(&words) {
             return Self::List;
         }
-        let wh = words.iter().position(|w| {
-            matches!(
-                w.as_str(),
-                "who" | "whom" | "whose" | "when" | "where" | "what" | "which" | "how"
-            )
-        });
-        match wh.map(|i| (i, words[i].as_str())) {
+        // "who's", "when's", "where're": the question word of a contraction.
+        let wh_of = |w: &str| -> Option<&'static str> {
+            let bare = ["'s", "'re", "'d", "'ll"]
+                .iter()
+                .find_map(|tail| w.strip_suffix(tail))
+                .unwrap_or(w);
+            [
+                "who", "whom", "whose", "when", "where", "what", "which", "how",
+            ]
+            .into_iter()
+            .find(|q| *q == bare)
+        };
+        let wh = words
+            .iter()
+            .enumerate()
+            .find_map(|(i, w)| wh_of(w).map(|q| (i, q)));
+        match wh {
             Some((i, "how")) => match words.get(i + 1).map(String::as_str) {
                 Some("much" | "many" | "big" | "large" | "long" | "far" | "often") => {
                     if words.get(i + 1).is_some_and(|w| w == "long")
@@ -596,6 +606,10 @@ mod tests {
             QuestionType::Who
         );
         assert_eq!(t("and when is it due?"), QuestionType::When);
+        // Contractions keep their question word.
+        assert_eq!(t("who's on the rota"), QuestionType::Who);
+        assert_eq!(t("when's the kiln inspection"), QuestionType::When);
+        assert_eq!(t("where're the spare keys"), QuestionType::Where);
         assert_eq!(t("How much did the turbine cost?"), QuestionType::HowMuch);
         assert_eq!(t("How many cases were shipped?"), QuestionType::HowMuch);
         assert_eq!(t("Where will the dinner be held?"), QuestionType::Where);

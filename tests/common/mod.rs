@@ -170,10 +170,63 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// A new Maildir at `dir` holding one message, `raw`, in `cur/`.
 pub fn maildir_with_one(dir: &Path, raw: &str) {
+    maildir_with(dir, &[raw.to_string()]);
+}
+
+/// A new Maildir at `dir` holding `raws`, one message each, in `cur/`.
+pub fn maildir_with(dir: &Path, raws: &[String]) {
     for sub in ["cur", "new", "tmp"] {
         std::fs::create_dir_all(dir.join(sub)).expect("maildir");
     }
-    std::fs::write(dir.join("cur/1.test:2,S"), raw).expect("write mail");
+    for (i, raw) in raws.iter().enumerate() {
+        std::fs::write(dir.join(format!("cur/{}.test:2,S", i + 1)), raw).expect("write mail");
+    }
+}
+
+/// An invented email: `headers` (its From, To and Cc lines, one a line), a
+/// subject, a day of May 2001, a Message-ID made of `id`, and its body, with CRLF
+/// line ends.
+pub fn invented_email(id: &str, headers: &str, subject: &str, day: u32, body: &str) -> String {
+    format!(
+        "{}\r\nSubject: {subject}\r\nDate: Mon, {day} May 2001 09:00:00 -0500\r\n\
+         Message-ID: <{id}@example.org>\r\n\r\n{}",
+        headers.trim_end().replace('\n', "\r\n"),
+        body.replace('\n', "\r\n")
+    )
+}
+
+/// The engine on a new Maildir of `raws`, searchable and embedded (None without the
+/// models); the temp dir lives as long as it.
+pub fn engine_on(raws: &[String]) -> Option<(tempfile::TempDir, Engine)> {
+    let models = models()?;
+    std::env::set_var("QUOTH_MODELS_DIR", &models);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mail = tmp.path().join("mail");
+    maildir_with(&mail, raws);
+    let mut engine = open(&tmp.path().join("data"));
+    ingest(&mut engine, &[mail]);
+    embed_all(&mut engine);
+    Some((tmp, engine))
+}
+
+/// Asks `question` of the thread of the one email a search for `word` finds, from
+/// that thread alone (as `quoth ask --thread`).
+pub fn ask_of_thread(engine: &Engine, word: &str, question: &str) -> AskOutcome {
+    let hits = engine.search(word, 5, 0).expect("search");
+    assert_eq!(hits.len(), 1, "{word} finds one email");
+    engine
+        .ask(
+            question,
+            &mut Conversation::default(),
+            &ExtractiveAnswerer,
+            &AskOptions {
+                thread: Some(hits[0].thread_id.clone()),
+                widen: false,
+                ..AskOptions::default()
+            },
+            &mut |_| {},
+        )
+        .expect("ask runs")
 }
 
 /// Asks one question, with no earlier turns, answered by the extractive answerer.

@@ -15,7 +15,7 @@ use crate::engine::{Engine, Result};
 use crate::graph::identity::reading_order;
 use crate::graph::thread_people::{PartRole, ThreadParticipant};
 use crate::mail::model::MessageKey;
-use crate::query::graph_intent::{graph_ask, GraphAsk};
+use crate::query::graph_intent::{graph_ask, Among, GraphAsk};
 use crate::query::question::Question;
 use crate::query::terms::{content_words, stem};
 use std::collections::HashSet;
@@ -84,7 +84,7 @@ impl Engine {
         let lines = match (&ask, &graph, &organisation) {
             (GraphAsk::AtOrganisation { .. }, None, Some(org)) => self.people_lines(&org.domain)?,
             (_, None, _) => return Ok(GraphOutcome::NotForGraph),
-            (GraphAsk::Participants { copied, .. }, Some(g), _) => participant_lines(g, *copied),
+            (GraphAsk::Participants { among, .. }, Some(g), _) => participant_lines(g, *among),
             (GraphAsk::Joined { person, .. }, Some(g), _) => joined_lines(g, person),
             (GraphAsk::AtOrganisation { .. }, Some(g), Some(org)) => {
                 let at: Vec<&ThreadParticipant> = g
@@ -255,13 +255,17 @@ fn role_matches(p: &Participant, role: PartRole) -> bool {
 
 /// The participants a "who was on / cc'd" question asks for, each at the first email
 /// that names them in that role.
-fn participant_lines(g: &ThreadGraph, copied: bool) -> Vec<Line> {
+fn participant_lines(g: &ThreadGraph, among: Among) -> Vec<Line> {
+    let wanted = |r: &PartRole| match among {
+        Among::Everyone => true,
+        Among::Recipients => matches!(r, PartRole::To | PartRole::Cc | PartRole::Bcc),
+        Among::Copied => matches!(r, PartRole::Cc | PartRole::Bcc),
+    };
     g.participants
         .iter()
-        .filter(|p| !copied || p.roles.contains(&PartRole::Cc) || p.roles.contains(&PartRole::Bcc))
+        .filter(|p| p.roles.iter().any(wanted))
         .take(NAMED)
         .filter_map(|p| {
-            let wanted = |r: &PartRole| !copied || matches!(r, PartRole::Cc | PartRole::Bcc);
             let (at, role) = p.appearances.iter().copied().find(|(_, r)| wanted(r))?;
             line_with(g, p, at, role, "")
         })
