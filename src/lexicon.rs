@@ -28,6 +28,7 @@ pub const STOP_WORDS: &[&str] = &[
     "get", "got", "one", "else", "other", "exactly", "please", "know", "think", "kind",
     "sort", "thing", "things", "anything", "someone", "somebody", "just", "only", "s", "t",
     "per", "up", "out", "going", "go", "am", "among", "between", "folder", "messages",
+    "whos", "wheres", "whens", "hows", "whys",
 ];
 
 /// Month names and their usual abbreviations, with the month number.

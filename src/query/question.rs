@@ -44,17 +44,23 @@ impl QuestionType {
         if starts_with_list(&words) {
             return Self::List;
         }
-        // "who's", "when's", "where're": the question word of a contraction.
+        // "who's", "when's", "where're", and as typed in a hurry "whens", "wheres":
+        // the question word of a contraction.
         let wh_of = |w: &str| -> Option<&'static str> {
+            let words = [
+                "who", "whom", "whose", "when", "where", "what", "which", "how",
+            ];
             let bare = ["'s", "'re", "'d", "'ll"]
                 .iter()
                 .find_map(|tail| w.strip_suffix(tail))
                 .unwrap_or(w);
-            [
-                "who", "whom", "whose", "when", "where", "what", "which", "how",
-            ]
-            .into_iter()
-            .find(|q| *q == bare)
+            words.into_iter().find(|q| *q == bare).or_else(|| {
+                let unmarked = w.strip_suffix('s')?;
+                words
+                    .into_iter()
+                    .filter(|q| !matches!(*q, "whom" | "whose" | "which"))
+                    .find(|q| *q == unmarked)
+            })
         };
         let wh = words
             .iter()
@@ -222,11 +228,21 @@ impl Question {
         let date = find_date(question, now);
         let attachment = ws.iter().any(|w| ATTACHMENT_WORDS.contains(&w.as_str()));
         let folder = folder_of(&lower);
-        let focus_words = ws
+        let focus_words = match ws
             .iter()
             .position(|w| matches!(w.as_str(), "what" | "what's" | "whats" | "which"))
-            .map(|i| focus_words(&ws, i))
-            .unwrap_or_default();
+        {
+            Some(i) => focus_words(&ws, i),
+            None if qtype == QuestionType::What => {
+                let named: Vec<String> = people
+                    .iter()
+                    .flat_map(|p| words(&p.mention))
+                    .chain(date.iter().flat_map(|d| words(&d.phrase)))
+                    .collect();
+                keyword_focus(&ws, &named)
+            }
+            None => Vec::new(),
+        };
         let cues = Cues {
             sender: ws.iter().any(|w| SENDER_CUES.contains(&w.as_str())),
             recipient: ws.iter().any(|w| RECIPIENT_CUES.contains(&w.as_str())),
@@ -519,6 +535,47 @@ fn focus_words(words: &[String], at: usize) -> Vec<String> {
     out
 }
 
+/// The focus of a question typed as keywords, with no question word ("room for the
+/// budget review", "offsite start time", "price of the walnut desk"): the words of
+/// its head noun phrase, before its first preposition, or its last words when it has
+/// none; the people and dates it names are not among them. Empty for a question
+/// that opens with an auxiliary or a command ("did...", "list...").
+fn keyword_focus(words: &[String], named: &[String]) -> Vec<String> {
+    let Some(first) = words.first() else {
+        return Vec::new();
+    };
+    let asking = |w: &String| {
+        let bare = w.split('\'').next().unwrap_or(w);
+        matches!(
+            bare,
+            "why" | "how" | "who" | "whom" | "whose" | "when" | "where"
+        )
+    };
+    if is_auxiliary(first)
+        || words.iter().any(asking)
+        || starts_with_list(words)
+        || crate::lexicon::IMPERATIVE_VERBS.contains(&first.as_str())
+    {
+        return Vec::new();
+    }
+    let end = words
+        .iter()
+        .position(|w| {
+            matches!(
+                w.as_str(),
+                "for" | "of" | "in" | "on" | "at" | "to" | "from" | "with" | "about" | "by" | "per"
+            )
+        })
+        .unwrap_or(words.len());
+    let head: Vec<String> = words[..end]
+        .iter()
+        .filter(|w| !crate::lexicon::is_stop_word(w) && !named.contains(w))
+        .filter(|w| w.chars().any(|c| c.is_alphabetic()))
+        .map(|w| w.strip_suffix("'s").unwrap_or(w).to_string())
+        .collect();
+    head[head.len().saturating_sub(3)..].to_vec()
+}
+
 fn is_auxiliary(w: &str) -> bool {
     matches!(
         w,
@@ -599,6 +656,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_query_typed_as_keywords_has_its_head_noun_for_focus() {
+        let book = AddressBook::default();
+        let focus = |q: &str| Question::read(q, &book, 0).focus;
+        assert_eq!(focus("room for the quarterly kiln review"), vec!["room"]);
+        assert_eq!(focus("price of the walnut desk"), vec!["price"]);
+        assert_eq!(
+            focus("glaze workshop start time 6/14"),
+            vec!["workshop", "start", "time"]
+        );
+        let q = Question::read("orchard lease renewal deadline", &book, 0);
+        assert_eq!(q.expects, vec![AnswerKind::Date]);
+        // A question with its question word, an auxiliary or a command keeps its
+        // own reading.
+        assert!(focus("did the kiln review move").is_empty());
+        assert!(focus("list the kiln reviews").is_empty());
+        assert!(focus("why the kiln review moved").is_empty());
+        assert_eq!(focus("what is the room for the kiln review"), vec!["room"]);
+    }
+
+    #[test]
     fn the_question_word_sets_the_type() {
         let t = QuestionType::of;
         assert_eq!(
@@ -610,6 +687,8 @@ mod tests {
         assert_eq!(t("who's on the rota"), QuestionType::Who);
         assert_eq!(t("when's the kiln inspection"), QuestionType::When);
         assert_eq!(t("where're the spare keys"), QuestionType::Where);
+        assert_eq!(t("wheres the kiln inspection"), QuestionType::Where);
+        assert_eq!(t("whos bringing the ladder"), QuestionType::Who);
         assert_eq!(t("How much did the turbine cost?"), QuestionType::HowMuch);
         assert_eq!(t("How many cases were shipped?"), QuestionType::HowMuch);
         assert_eq!(t("Where will the dinner be held?"), QuestionType::Where);
