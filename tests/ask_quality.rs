@@ -69,10 +69,14 @@ fn the_team_set_leaks_no_injection_and_quotes_verbatim() {
 /// "what is attached?" of an email with its sentence of that kind
 /// (`answer::message_asks`) raised the gold span from 0.597 and precision from
 /// 0.494, and lowered recall from 0.732 (on the train half, the refusals it gives
-/// up are emails whose questions or offers read as requests).
-const T5_ANSWER_MEASURED: f64 = 0.623;
-const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.530;
-const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.625;
+/// up are emails whose questions or offers read as requests). Answering a "who"
+/// question by someone of the part it asks for (`answer::asked_role`: never the
+/// sender for "who received it?", the single To addressee or nothing for "who is
+/// the main recipient?") and reading recipients named only in X-To raised the gold
+/// span from 0.623, precision from 0.530 and recall from 0.625.
+const T5_ANSWER_MEASURED: f64 = 0.631;
+const T5_ABSTENTION_PRECISION_MEASURED: f64 = 0.542;
+const T5_ABSTENTION_RECALL_MEASURED: f64 = 0.696;
 const T5_ANSWER_FLOOR: f64 = T5_ANSWER_MEASURED - 0.03;
 const T5_ABSTENTION_PRECISION_FLOOR: f64 = T5_ABSTENTION_PRECISION_MEASURED - 0.05;
 const T5_ABSTENTION_RECALL_FLOOR: f64 = T5_ABSTENTION_RECALL_MEASURED - 0.05;

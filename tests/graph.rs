@@ -266,6 +266,16 @@ fn participation_questions_quote_header_lines_or_abstain() {
         "{at:#?}"
     );
 
+    // Those who got its mail, not those who only sent it.
+    let got = ask(&engine, "who received the orchard party emails?");
+    let quotes: Vec<&str> = got.citations.iter().map(|c| c.quote.as_str()).collect();
+    assert!(
+        quotes.contains(&"To: Ines Abara <ines@quill.example>")
+            && quotes.contains(&"To: Oda Berg <oda@quill.example>"),
+        "{quotes:?}"
+    );
+    assert!(quotes.iter().all(|q| !q.contains("Rafa")), "{quotes:?}");
+
     // The thread is found, and the headers do not show what is asked.
     for question in [
         "who was cc'd on the orchard party?",
