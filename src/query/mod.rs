@@ -6,6 +6,7 @@ pub mod graph_intent;
 pub mod natural_date;
 pub mod people;
 pub mod question;
+pub mod question_type;
 pub mod split;
 pub mod syntax;
 pub mod terms;
