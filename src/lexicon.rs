@@ -243,6 +243,11 @@ pub const SENT_TO_VERBS: &[&str] = &[
     "sent", "send", "addressed", "written", "forwarded", "mailed", "emailed", "directed",
 ];
 
+/// Verbs of sending a message, as "did" takes them ("when did she email it?") and
+/// as participles ("when was it sent?").
+pub const SENDING_BASE: &[&str] = &["send", "email", "mail", "forward", "write", "reply"];
+pub const SENT_PARTICIPLES: &[&str] = &["sent", "emailed", "mailed", "forwarded", "written"];
+
 /// Words of a question that ask who got a message.
 #[rustfmt::skip]
 pub const RECEIVED_WORDS: &[&str] = &[

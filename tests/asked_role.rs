@@ -2,7 +2,8 @@
 //! that part: "who received it?" by its recipients, never its sender; "who is its
 //! main recipient?" by the one person it is addressed to, or not at all when it is
 //! addressed to several alike; "who is mentioned?" by a sentence that names
-//! someone, never a header. Invented mail, the real engine (sled, tantivy, the ONNX
+//! someone, never a header; "when did she send it?" by the message's date, not a
+//! date its text names. Invented mail, the real engine (sled, tantivy, the ONNX
 //! embedder, selector and reader).
 
 mod common;
@@ -109,4 +110,27 @@ fn who_is_mentioned_is_answered_by_a_sentence_that_names_someone_or_not_at_all()
         "the firing email's text names no one, yet it answered {:?}",
         out.answer
     );
+}
+
+#[test]
+fn when_an_email_was_sent_is_its_date_not_a_day_its_text_names() {
+    let Some((_tmp, engine)) = engine_on(&the_mail()) else {
+        return;
+    };
+
+    // Sent on 10 May 2001, 09:00 at UTC-5; its text names a Thursday.
+    for question in ["when was this email sent?", "When did Oskar send it?"] {
+        let out = ask_of_thread(&engine, "celadon", question);
+        let answer = out.answer.unwrap_or_default();
+        assert!(
+            answer.contains("2001-05-10 14:00 UTC") && !answer.contains("arrives on Thursday"),
+            "{question}: {answer:?} ({:?})",
+            out.notes
+        );
+        assert_eq!(out.citations.len(), 1, "{:?}", out.citations);
+    }
+    // When the glaze comes is in the text.
+    let out = ask_of_thread(&engine, "celadon", "when does the glaze arrive?");
+    let answer = out.answer.unwrap_or_default();
+    assert!(answer.contains("Thursday"), "{answer:?}");
 }

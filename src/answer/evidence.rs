@@ -118,16 +118,29 @@ impl EvidenceItem {
     /// The message's headers as a reader sees them, one field a line: the exact
     /// text a header citation quotes from.
     pub fn header_text(&self) -> String {
-        header_text(&self.participants, &self.subject, &self.attachments)
+        header_text(
+            &self.participants,
+            self.date,
+            &self.subject,
+            &self.attachments,
+        )
     }
 }
 
-/// Headers as a reader sees them, one field a line: the participants, the subject
-/// and the attachment names.
-pub fn header_text(participants: &[Participant], subject: &str, attachments: &[String]) -> String {
+/// Headers as a reader sees them, one field a line: the participants, the date (as
+/// [`date_line`]), the subject and the attachment names.
+pub fn header_text(
+    participants: &[Participant],
+    date: Option<i64>,
+    subject: &str,
+    attachments: &[String],
+) -> String {
     let mut out = String::new();
     for p in participants {
         out.push_str(&format!("{}: {}\n", p.role.label(), p.display()));
+    }
+    if let Some(line) = date.and_then(date_line) {
+        out.push_str(&format!("Date: {line}\n"));
     }
     out.push_str(&format!("Subject: {subject}\n"));
     for a in attachments {
@@ -179,6 +192,12 @@ impl EvidencePack {
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
+}
+
+/// A message's date as its header line gives it ("2001-05-10 14:00 UTC").
+pub fn date_line(timestamp: i64) -> Option<String> {
+    chrono::DateTime::from_timestamp(timestamp, 0)
+        .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string())
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use super::reader_input::reader_input;
 use super::select::features::{features, Context};
 use super::select::reading::Fusion;
 use super::select::{judge, shipped_model, Judgement};
+use super::sent_date::sent_date;
 use super::{AnswerError, AnswerRequest, Answerer, Draft, ReaderInput};
 use crate::query::asks::MessageAsk;
 use std::collections::HashMap;
@@ -158,10 +159,11 @@ impl Answerer for ExtractiveAnswerer {
         let fusion = Fusion::shipped().filter(|_| request.read.is_some());
         let threshold = j.threshold * fusion.map_or(1.0, |f| f.trust);
         let of_message = request.question.asks_of_the_message();
-        // Asked of one thread what it asks for or attaches, the trees have no words
-        // of the question to judge by: it answers when its message has such a
-        // sentence.
-        if j.answerable < threshold && !(of_message.is_some() && request.scoped) {
+        let when_sent = request.question.asks_when_sent();
+        // Asked of one thread what it asks for or attaches, or when it was sent, the
+        // trees have no words of the question to judge by: it answers when its
+        // message has such a sentence, or a date.
+        if j.answerable < threshold && !((of_message.is_some() || when_sent) && request.scoped) {
             return Ok(Draft::NoAnswer(format!(
                 "the evidence does not answer it (answerable {:.2}, under {:.2})",
                 j.answerable, threshold
@@ -179,6 +181,12 @@ impl Answerer for ExtractiveAnswerer {
             }
         } else if let Some(why) = fusion.and_then(|f| read_again(&f, &mut j, request)) {
             return Ok(Draft::NoAnswer(why));
+        }
+        if when_sent {
+            if let Some(selection) = sent_date(&j.scored, request.pack, request.question) {
+                on_delta(&selection.text);
+                return Ok(Draft::Selected(selection));
+            }
         }
         if let Err(why) = fit_role(
             &mut j.scored,

@@ -18,6 +18,7 @@ pub mod normalize;
 pub mod prompt;
 pub mod reader_input;
 pub mod select;
+pub mod sent_date;
 pub mod sentences;
 pub mod short_answer;
 pub mod span;

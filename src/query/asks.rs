@@ -6,7 +6,7 @@ use super::question::{words, Question, QuestionType};
 use super::terms::{content_words, is_stop};
 use crate::lexicon::{
     ASKING_WORDS, ATTACHED_WORDS, CONVERSATION_WORDS, MAIN_WORDS, MENTION_WORDS, MESSAGE_WORDS,
-    RECEIVED_WORDS, SENDER_CUES, SENT_TO_VERBS,
+    RECEIVED_WORDS, SENDER_CUES, SENDING_BASE, SENT_PARTICIPLES, SENT_TO_VERBS,
 };
 
 impl Question {
@@ -53,6 +53,35 @@ impl Question {
             });
         }
         has(SENDER_CUES).then_some(AskedRole::Sender)
+    }
+
+    /// Whether the question asks when a message was sent ("when did Oskar send
+    /// it?", "when was the memo written?", "what time did she email me?"): the
+    /// answer is the message's date, which its headers give. A sending still to
+    /// come ("when will you send it?") is not one, nor a time of something else
+    /// ("when is the review she wrote about?").
+    pub fn asks_when_sent(&self) -> bool {
+        let ws = words(&self.question);
+        let at = |i: usize| ws.get(i).map(String::as_str);
+        // "when", or "what time", "what day", "what date".
+        let Some(when) = ws.iter().position(|w| w == "when").or_else(|| {
+            ws.iter()
+                .position(|w| w == "what")
+                .filter(|&i| matches!(at(i + 1), Some("time" | "day" | "date")))
+        }) else {
+            return false;
+        };
+        let after = |list: &[&str]| ws[when + 1..].iter().any(|w| list.contains(&w.as_str()));
+        let aux = [at(when + 1), at(when + 2)];
+        let aux_is = |list: &[&str]| aux.iter().any(|a| a.is_some_and(|a| list.contains(&a)));
+        let past = if aux_is(&["did"]) {
+            after(SENDING_BASE)
+        } else if aux_is(&["was", "were", "has", "had"]) {
+            after(SENT_PARTICIPLES)
+        } else {
+            false
+        };
+        past && !after(&["will", "should", "shall", "going", "would", "about"])
     }
 
     /// What the question asks of a message as a whole, when its only words are
@@ -203,6 +232,28 @@ mod tests {
             ("What was sent to the mill?", None),
         ] {
             assert_eq!(read(q).asks_role(), role, "{q}");
+        }
+    }
+
+    #[test]
+    fn a_question_of_when_a_message_was_sent_is_told_apart() {
+        for q in [
+            "When did Oskar send it?",
+            "when was the kiln memo sent",
+            "What time did she email me?",
+            "when did ana forward the lease",
+            "When was this written?",
+        ] {
+            assert!(read(q).asks_when_sent(), "{q}");
+        }
+        for q in [
+            "When will you send the lease?",
+            "When is the review she wrote about?",
+            "When does the kiln fire?",
+            "Who sent the lease?",
+            "when should I email the landlord",
+        ] {
+            assert!(!read(q).asks_when_sent(), "{q}");
         }
     }
 }

@@ -219,7 +219,12 @@ fn attachment_names(msg: &StoredMessage) -> Vec<String> {
 
 /// A message's headers as a header citation quotes them.
 pub(crate) fn message_header_text(msg: &StoredMessage) -> String {
-    crate::answer::evidence::header_text(&participants(msg), &msg.subject, &attachment_names(msg))
+    crate::answer::evidence::header_text(
+        &participants(msg),
+        msg.date,
+        &msg.subject,
+        &attachment_names(msg),
+    )
 }
 
 /// A message's sender and recipients, in header order.
