@@ -244,9 +244,20 @@ fn x_entries(raw: &str) -> Option<Vec<String>> {
 /// The display name of one X-To/X-cc entry: without its <...> parts, "@host"
 /// tail, "(E-mail)" notes and quotes.
 fn x_name(entry: &str) -> String {
+    let cleaned = without_angles(entry);
+    let p = cleaned.split('@').next().unwrap_or("");
+    let p = match (p.find('('), p.rfind(')')) {
+        (Some(a), Some(b)) if a < b => format!("{}{}", &p[..a], &p[b + 1..]),
+        _ => p.to_string(),
+    };
+    p.trim().trim_matches(['"', '\'']).trim().to_string()
+}
+
+/// The text outside <...> parts.
+fn without_angles(text: &str) -> String {
     let mut cleaned = String::new();
     let mut depth = 0;
-    for c in entry.chars() {
+    for c in text.chars() {
         match c {
             '<' => depth += 1,
             '>' if depth > 0 => depth -= 1,
@@ -254,12 +265,7 @@ fn x_name(entry: &str) -> String {
             _ => {}
         }
     }
-    let p = cleaned.split('@').next().unwrap_or("");
-    let p = match (p.find('('), p.rfind(')')) {
-        (Some(a), Some(b)) if a < b => format!("{}{}", &p[..a], &p[b + 1..]),
-        _ => p.to_string(),
-    };
-    p.trim().trim_matches(['"', '\'']).trim().to_string()
+    cleaned
 }
 
 /// The address an entry gives, when it is a real one ("<ana@quay.example>" or the
@@ -281,18 +287,8 @@ fn entry_address(entry: &str) -> Option<String> {
 /// The `n` display names of an X-To/X-cc value, when it holds exactly `n`.
 fn x_names(raw: &str, n: usize) -> Option<Vec<String>> {
     let raw = raw.replace(['\r', '\n', '\t'], " ");
-    // Drop <...> parts (X.500 paths, addresses) and "@SMTP@host" tails.
-    let mut cleaned = String::new();
-    let mut depth = 0;
-    for c in raw.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' if depth > 0 => depth -= 1,
-            _ if depth == 0 => cleaned.push(c),
-            _ => {}
-        }
-    }
-    let pieces: Vec<String> = cleaned
+    // Without <...> parts (X.500 paths, addresses); each name loses its "@SMTP@host".
+    let pieces: Vec<String> = without_angles(&raw)
         .split(',')
         .map(x_name)
         .filter(|p| !p.is_empty())
