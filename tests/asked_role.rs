@@ -129,6 +129,13 @@ fn when_an_email_was_sent_is_its_date_not_a_day_its_text_names() {
         );
         assert_eq!(out.citations.len(), 1, "{:?}", out.citations);
     }
+    // Tomas did not send it: its date is not his.
+    let out = ask_of_thread(&engine, "celadon", "When did Tomas send it?");
+    assert!(
+        out.abstained,
+        "Oskar sent the glaze email, yet it answered {:?}",
+        out.answer
+    );
     // When the glaze comes is in the text.
     let out = ask_of_thread(&engine, "celadon", "when does the glaze arrive?");
     let answer = out.answer.unwrap_or_default();

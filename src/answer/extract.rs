@@ -183,9 +183,13 @@ impl Answerer for ExtractiveAnswerer {
             return Ok(Draft::NoAnswer(why));
         }
         if when_sent {
-            if let Some(selection) = sent_date(&j.scored, request.pack, request.question) {
-                on_delta(&selection.text);
-                return Ok(Draft::Selected(selection));
+            match sent_date(&j.scored, request.pack, request.question) {
+                Ok(Some(selection)) => {
+                    on_delta(&selection.text);
+                    return Ok(Draft::Selected(selection));
+                }
+                Ok(None) => {}
+                Err(why) => return Ok(Draft::NoAnswer(why)),
             }
         }
         if let Err(why) = fit_role(

@@ -9,11 +9,19 @@ use crate::query::question::Question;
 use crate::query::terms::content_words;
 
 /// The answer: the date of the best candidate's message, when the question names
-/// no one or names its sender. None when the message has no date, or was sent by
-/// someone other than the one the question names.
-pub fn sent_date(scored: &[Scored], pack: &EvidencePack, question: &Question) -> Option<Selection> {
-    let best = scored.first()?;
-    let item = pack.items.get(best.candidate.item)?;
+/// no one or names its sender. Err says why not when it names someone else ("when
+/// did Ana send it?" of a message Oskar sent); None when the message has no date.
+pub fn sent_date(
+    scored: &[Scored],
+    pack: &EvidencePack,
+    question: &Question,
+) -> Result<Option<Selection>, String> {
+    let Some((best, item)) = scored
+        .first()
+        .and_then(|b| Some((b, pack.items.get(b.candidate.item)?)))
+    else {
+        return Ok(None);
+    };
     let sender: Vec<String> = item
         .participants
         .iter()
@@ -28,17 +36,19 @@ pub fn sent_date(scored: &[Scored], pack: &EvidencePack, question: &Question) ->
                 .any(|w| sender.iter().any(|s| s == w))
         });
     if !named_sender {
-        return None;
+        return Err("the message it would come from was sent by someone else".to_string());
     }
-    let timestamp = item.date?;
-    let line = date_line(timestamp)?;
-    let short = chrono::DateTime::from_timestamp(timestamp, 0)?
-        .format("%A, %B %-d, %Y, %H:%M UTC")
-        .to_string();
-    Some(Selection {
+    let Some((timestamp, line)) = item.date.and_then(|t| Some((t, date_line(t)?))) else {
+        return Ok(None);
+    };
+    let Some(when) = chrono::DateTime::from_timestamp(timestamp, 0) else {
+        return Ok(None);
+    };
+    let short = when.format("%A, %B %-d, %Y, %H:%M UTC").to_string();
+    Ok(Some(Selection {
         text: format!("{short} — \"Date: {line}\" [{}]", item.n),
         short_answer: Some(short),
         superseded: Vec::new(),
         probability: best.probability,
-    })
+    }))
 }
