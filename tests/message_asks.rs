@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{ask_of_thread, engine_on, invented_email};
+use common::{ask_of_thread, engine_on, team_mail};
 use quoth::engine::Engine;
 
 const MAIL: [(&str, &str, &str); 4] = [
@@ -37,18 +37,7 @@ const MAIL: [(&str, &str, &str); 4] = [
 ];
 
 fn the_mail() -> Vec<String> {
-    MAIL.iter()
-        .enumerate()
-        .map(|(i, (subject, from, body))| {
-            invented_email(
-                &format!("request-{i}"),
-                &format!("From: {from}\nTo: team@example.org"),
-                subject,
-                10 + i as u32,
-                body,
-            )
-        })
-        .collect()
+    team_mail("request", &MAIL)
 }
 
 /// The engine on the invented mail (None without the models).

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ask, engine_on, invented_email};
+use common::{ask, engine_on, team_mail};
 
 const MAIL: [(&str, &str, &str); 4] = [
     (
@@ -36,18 +36,7 @@ const MAIL: [(&str, &str, &str); 4] = [
 ];
 
 fn the_mail() -> Vec<String> {
-    MAIL.iter()
-        .enumerate()
-        .map(|(i, (subject, from, body))| {
-            invented_email(
-                &format!("needed-{i}"),
-                &format!("From: {from}\nTo: team@example.org"),
-                subject,
-                10 + i as u32,
-                body,
-            )
-        })
-        .collect()
+    team_mail("needed", &MAIL)
 }
 
 #[test]

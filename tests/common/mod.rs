@@ -195,6 +195,23 @@ pub fn invented_email(id: &str, headers: &str, subject: &str, day: u32, body: &s
     )
 }
 
+/// Invented emails to team@example.org, one per (subject, sender, body), dated
+/// 10, 11, ... May 2001, with Message-IDs `{prefix}-0`, `{prefix}-1`, ...
+pub fn team_mail(prefix: &str, mail: &[(&str, &str, &str)]) -> Vec<String> {
+    mail.iter()
+        .enumerate()
+        .map(|(i, (subject, from, body))| {
+            invented_email(
+                &format!("{prefix}-{i}"),
+                &format!("From: {from}\nTo: team@example.org"),
+                subject,
+                10 + i as u32,
+                body,
+            )
+        })
+        .collect()
+}
+
 /// The engine on a new Maildir of `raws`, searchable and embedded (None without the
 /// models); the temp dir lives as long as it.
 pub fn engine_on(raws: &[String]) -> Option<(tempfile::TempDir, Engine)> {
