@@ -2,9 +2,10 @@
 
 Writes /tmp/quoth-selector/reader/pairs.train.jsonl (and stats).
 Sources: gold, in_message, retrieved, near_miss, synthetic_removed, synthetic_slot.
-TRAIN only: t1-t4, d1, d2, enron_eval (lay-k mail; allen-p mail absent), T5 even docs.
+TRAIN only: tests/answers/train/t*.jsonl, d1, d2, enron_eval (lay-k mail; allen-p mail absent), T5 even docs.
 """
 import email
+import glob
 import email.policy
 import json
 import os
@@ -265,7 +266,7 @@ def t5_pairs(pool, out):
 def main():
     os.makedirs(OUT, exist_ok=True)
     sets = [
-        ("train", [f"{ANS}/train/t{i}.jsonl" for i in range(1, 5)], TRAIN_BOXES),
+        ("train", sorted(glob.glob(f"{ANS}/train/t[0-9]*.jsonl")), TRAIN_BOXES),
         ("d12", [f"{ANS}/dev/d1.jsonl", f"{ANS}/dev/d2.jsonl"], D12_BOXES),
         ("eval", [f"{ANS}/enron_eval.jsonl"], ["lay-k"]),  # allen-p mail is not on this machine
     ]

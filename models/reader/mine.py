@@ -25,6 +25,7 @@ message might answer a null's question, so nothing is mined for them. Only TRAIN
 questions and mailboxes are read (make_pairs.py and synth_questions.py say which).
 """
 import argparse
+import glob
 import json
 import os
 import sys
@@ -85,7 +86,7 @@ def real_pool(q, msgs, index):
 def mine_real(scorer, out_path):
     groups = read_jsonl(os.path.join(OUT, "groups.real.jsonl"))
     by_qid = {}
-    for tag, files, boxes in [("train", [f"{ANS}/train/t{i}.jsonl" for i in range(1, 5)], TRAIN_BOXES),
+    for tag, files, boxes in [("train", sorted(glob.glob(f"{ANS}/train/t[0-9]*.jsonl")), TRAIN_BOXES),
                               ("d12", [f"{ANS}/dev/d1.jsonl", f"{ANS}/dev/d2.jsonl"], D12_BOXES),
                               ("eval", [f"{ANS}/enron_eval.jsonl"], ["lay-k"])]:
         msgs = load_boxes(boxes)
