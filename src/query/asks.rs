@@ -5,8 +5,8 @@
 use super::question::{words, Question, QuestionType};
 use super::terms::{content_words, is_stop};
 use crate::lexicon::{
-    ASKING_WORDS, ATTACHED_WORDS, CONVERSATION_WORDS, MAIN_WORDS, MENTION_WORDS, MESSAGE_WORDS,
-    RECEIVED_WORDS, SENDER_CUES, SENDING_BASE, SENT_PARTICIPLES, SENT_TO_VERBS,
+    ASKING_WORDS, ATTACHED_WORDS, CONVERSATION_WORDS, GETTING_WORDS, MAIN_WORDS, MENTION_WORDS,
+    MESSAGE_WORDS, RECEIVED_WORDS, SENDER_CUES, SENDING_BASE, SENT_PARTICIPLES, SENT_TO_VERBS,
 };
 
 impl Question {
@@ -46,7 +46,7 @@ impl Question {
         // "who was it sent to?": the sending verb with its stranded "to".
         let sent_to = ws.last().is_some_and(|w| w == "to") && has(SENT_TO_VERBS);
         // "who got the memo?": getting, when what was got is a mail.
-        let got_mail = has(&["got", "get", "gets", "getting"]) && has(CONVERSATION_WORDS);
+        let got_mail = has(GETTING_WORDS) && has(CONVERSATION_WORDS);
         if has(RECEIVED_WORDS) || sent_to || got_mail {
             return Some(AskedRole::Recipients {
                 main: has(MAIN_WORDS),

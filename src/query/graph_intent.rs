@@ -5,7 +5,9 @@
 //! Read from the question's words alone; the engine checks the organisation and
 //! finds the conversation.
 
-use crate::lexicon::{is_stop_word, CONVERSATION_WORDS, JOINING_CUES, PARTICIPATION_CUES};
+use crate::lexicon::{
+    is_stop_word, CONVERSATION_WORDS, GETTING_WORDS, JOINING_CUES, PARTICIPATION_CUES,
+};
 use crate::query::asks::AskedRole;
 use crate::query::question::{Question, QuestionType};
 use serde::Serialize;
@@ -73,7 +75,8 @@ pub fn graph_ask(q: &Question, is_organisation: &dyn Fn(&[String]) -> bool) -> O
         return (!topic.is_empty()).then_some(GraphAsk::FirstMention { topic });
     }
     // Receiving a mail: "got" with a mail it got ("got the invite"), not "got moved".
-    let receiving = has(RECEIVING) && has(CONVERSATION_WORDS);
+    let receives = words.iter().any(|w| is_receiving(w));
+    let receiving = receives && has(CONVERSATION_WORDS);
     // "when did Kayne get the party invite": when they were first sent it.
     let joining = has(JOINING_CUES) || (asks_when && receiving);
     // "who was on the budget thread", "who's on it": on right after the verb.
@@ -86,7 +89,7 @@ pub fn graph_ask(q: &Question, is_organisation: &dyn Fn(&[String]) -> bool) -> O
     });
     // "who got the memo", "who else got it": receiving, when the question names a
     // mail or asks who else.
-    let got = receiving || (has(RECEIVING) && words.iter().any(|w| w == "else"));
+    let got = receiving || (receives && words.iter().any(|w| w == "else"));
     let participating = has(PARTICIPATION_CUES) || on_it || got;
     if asks_when && !joining && !current {
         return None;
@@ -101,12 +104,11 @@ pub fn graph_ask(q: &Question, is_organisation: &dyn Fn(&[String]) -> bool) -> O
     let cues: Vec<&str> = PARTICIPATION_CUES
         .iter()
         .chain(JOINING_CUES)
-        .chain(RECEIVING)
         .copied()
         .collect();
     let topic: Vec<String> = words
         .iter()
-        .filter(|w| !cues.contains(&w.as_str()))
+        .filter(|w| !cues.contains(&w.as_str()) && !is_receiving(w))
         .filter(|w| !CONVERSATION_WORDS.contains(&w.as_str()))
         .filter(|w| !is_stop_word(w) && !is_filler(w))
         .filter(|w| !person.contains(w) && !organisation.contains(w))
@@ -271,15 +273,17 @@ const MENTIONING: &[&str] = &[
 /// now?", "the current price").
 const CURRENT: &[&str] = &["now", "current", "currently", "latest"];
 
-/// Words of receiving a mail ("who got the memo", "when did Kayne get it").
-const RECEIVING: &[&str] = &["got", "gets", "get", "getting", "receive", "received"];
+/// A word of receiving a mail ("who got the memo", "when did Kayne get it").
+fn is_receiving(w: &str) -> bool {
+    GETTING_WORDS.contains(&w) || matches!(w, "receive" | "received")
+}
 
 /// The words naming who joined: between the verb and the joining cue ("when was
 /// Priya added", "when did Priya Raman join"), or after the cue up to where they
 /// were brought ("who pulled Priya Raman into the budget thread"); none in "who was
 /// looped in".
 fn joiner_words(words: &[String]) -> Vec<String> {
-    let is_cue = |w: &String| JOINING_CUES.contains(&w.as_str()) || RECEIVING.contains(&w.as_str());
+    let is_cue = |w: &String| JOINING_CUES.contains(&w.as_str()) || is_receiving(w);
     let keep = |w: &&String| !is_stop_word(w) && !is_filler(w);
     let cue = words.iter().position(is_cue);
     let verb = words
