@@ -66,15 +66,10 @@ pub fn fit_role(
             }
             return match to.as_slice() {
                 [one] => {
-                    let one = *one;
-                    scored[..=one].rotate_right(1);
-                    // The main recipient alone: the others are not it.
-                    let mut first = true;
-                    scored.retain(|s| {
-                        let keep = first || !(ours(s) && role_of(s.candidate.kind).is_some());
-                        first = false;
-                        keep
-                    });
+                    // The main recipient alone, first: the message's other people are not it.
+                    let main = scored.remove(*one);
+                    scored.retain(|s| !(ours(s) && role_of(s.candidate.kind).is_some()));
+                    scored.insert(0, main);
                     Ok(())
                 }
                 [] => Err("the message's headers address it to no one".to_string()),
