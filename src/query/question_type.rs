@@ -257,33 +257,28 @@ mod tests {
 
     #[test]
     fn the_question_word_sets_the_type() {
-        let t = QuestionType::of;
-        assert_eq!(
-            t("Who is handling the permits for the new plant?"),
-            QuestionType::Who
-        );
-        assert_eq!(t("and when is it due?"), QuestionType::When);
-        // Contractions keep their question word.
-        assert_eq!(t("who's on the rota"), QuestionType::Who);
-        assert_eq!(t("when's the kiln inspection"), QuestionType::When);
-        assert_eq!(t("where're the spare keys"), QuestionType::Where);
-        assert_eq!(t("wheres the kiln inspection"), QuestionType::Where);
-        assert_eq!(t("whos bringing the ladder"), QuestionType::Who);
-        assert_eq!(t("How much did the turbine cost?"), QuestionType::HowMuch);
-        assert_eq!(t("How many cases were shipped?"), QuestionType::HowMuch);
-        assert_eq!(t("Where will the dinner be held?"), QuestionType::Where);
-        assert_eq!(t("Did the board approve the plan?"), QuestionType::YesNo);
-        assert_eq!(
-            t("Which units of the complex were empty?"),
-            QuestionType::List
-        );
-        assert_eq!(t("List the people on the call"), QuestionType::List);
-        assert_eq!(t("What did the auditor want?"), QuestionType::What);
-        assert_eq!(t("Which hotel did the team book?"), QuestionType::What);
-        // A later question word opens a clause.
-        assert_eq!(
-            t("What did the vet see when she checked the paw?"),
-            QuestionType::What
-        );
+        use QuestionType::*;
+        for (question, want) in [
+            ("Who is handling the permits for the new plant?", Who),
+            ("and when is it due?", When),
+            // Contractions keep their question word.
+            ("who's on the rota", Who),
+            ("when's the kiln inspection", When),
+            ("where're the spare keys", Where),
+            ("wheres the kiln inspection", Where),
+            ("whos bringing the ladder", Who),
+            ("How much did the turbine cost?", HowMuch),
+            ("How many cases were shipped?", HowMuch),
+            ("Where will the dinner be held?", Where),
+            ("Did the board approve the plan?", YesNo),
+            ("Which units of the complex were empty?", List),
+            ("List the people on the call", List),
+            ("What did the auditor want?", What),
+            ("Which hotel did the team book?", What),
+            // A later question word opens a clause.
+            ("What did the vet see when she checked the paw?", What),
+        ] {
+            assert_eq!(QuestionType::of(question), want, "{question}");
+        }
     }
 }
