@@ -1,11 +1,8 @@
 //! The sled database: Quoth's source of truth. Everything else (the tantivy index,
 //! later the vectors) is derived from it and can be rebuilt.
 
-use super::records::{
-    embed_id, ChunkRecord, QuarantineItem, SourceCursor, StoredChunk, StoredMessage, ThreadFacts,
-    ThreadSummary,
-};
-use crate::mail::model::{MessageKey, ThreadId};
+use super::records::{embed_id, ChunkRecord, StoredChunk, StoredMessage, ThreadFacts};
+use crate::mail::model::MessageKey;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::path::Path;
@@ -17,6 +14,8 @@ pub mod graph;
 mod mail_state;
 mod moves;
 mod remove;
+mod sources;
+mod threads;
 
 /// Bump when a record layout changes; an older store is rebuilt from its sources.
 pub const SCHEMA_VERSION: u32 = 2;
@@ -429,154 +428,6 @@ impl Store {
         k.extend_from_slice(&index.to_be_bytes());
         Ok(self.attachments.get(k)?.map(|v| v.to_vec()))
     }
-
-    // ---- threads ----
-
-    /// Every message's thread facts, one at a time (a large mailbox's facts are read
-    /// once per rethread and need not all be held in this form).
-    pub fn thread_facts(&self) -> impl Iterator<Item = Result<(MessageKey, ThreadFacts)>> + '_ {
-        self.facts.iter().map(|item| {
-            let (k, v) = item?;
-            let key = k
-                .as_ref()
-                .try_into()
-                .map(MessageKey)
-                .map_err(|_| StoreError::Corrupt {
-                    tree: "thread_facts",
-                    reason: "bad key length".into(),
-                })?;
-            Ok((key, decode_facts(&v)?))
-        })
-    }
-
-    pub fn thread_of(&self, key: &MessageKey) -> Result<Option<ThreadId>> {
-        Ok(self
-            .msg_thread
-            .get(key.0)?
-            .and_then(|v| v.as_ref().try_into().ok().map(ThreadId)))
-    }
-
-    /// Sets the thread of each message; returns those whose thread changed.
-    pub fn assign_threads(
-        &self,
-        assignment: &[(MessageKey, ThreadId)],
-    ) -> Result<Vec<(MessageKey, ThreadId)>> {
-        let mut changed = Vec::new();
-        let mut batch = BoundedBatch::new(&self.msg_thread);
-        for (key, thread) in assignment {
-            let old = self.msg_thread.get(key.0)?;
-            if old.as_deref() != Some(&thread.0[..]) {
-                batch.insert(&key.0, &thread.0)?;
-                changed.push((*key, *thread));
-            }
-        }
-        batch.finish()?;
-        Ok(changed)
-    }
-
-    /// Replaces the thread list.
-    pub fn replace_threads(&self, threads: &[ThreadSummary]) -> Result<()> {
-        let mut keep = std::collections::HashSet::new();
-        let mut batch = BoundedBatch::new(&self.threads);
-        for t in threads {
-            let value = encode(t);
-            if self.threads.get(t.id.0)?.as_deref() != Some(&value[..]) {
-                batch.insert(&t.id.0, &value)?;
-            }
-            keep.insert(t.id.0);
-        }
-        for k in self.threads.iter().keys() {
-            let k = k?;
-            if !keep.contains(k.as_ref()) {
-                batch.remove(&k)?;
-            }
-        }
-        batch.finish()?;
-        Ok(())
-    }
-
-    pub fn thread(&self, id: &ThreadId) -> Result<Option<ThreadSummary>> {
-        self.threads
-            .get(id.0)?
-            .map(|v| decode_thread(&v))
-            .transpose()
-    }
-
-    pub fn threads(&self) -> Result<Vec<ThreadSummary>> {
-        self.threads
-            .iter()
-            .values()
-            .map(|v| decode_thread(&v?))
-            .collect()
-    }
-
-    /// The thread summaries one by one, in key order, so a caller can show the first
-    /// ones before the whole list of a large mailbox is read.
-    pub fn threads_iter(&self) -> impl Iterator<Item = Result<ThreadSummary>> + '_ {
-        self.threads.iter().values().map(|v| decode_thread(&v?))
-    }
-
-    pub fn thread_count(&self) -> Result<usize> {
-        count(&self.threads)
-    }
-
-    // ---- sources ----
-
-    pub fn source_cursor(&self, path: &str) -> Result<Option<SourceCursor>> {
-        self.sources
-            .get(path)?
-            .map(|v| decode("sources", &v))
-            .transpose()
-    }
-
-    pub fn set_source_cursor(&self, path: &str, cursor: &SourceCursor) -> Result<()> {
-        self.sources.insert(path, encode(cursor))?;
-        Ok(())
-    }
-
-    pub fn source_cursors(&self) -> impl Iterator<Item = Result<(String, SourceCursor)>> + '_ {
-        self.sources.iter().map(|item| {
-            let (k, v) = item?;
-            Ok((
-                String::from_utf8_lossy(&k).into_owned(),
-                decode("sources", &v)?,
-            ))
-        })
-    }
-
-    /// Remembers a path given to `quoth ingest`, so a rebuild can read it again.
-    pub fn add_root(&self, path: &str) -> Result<()> {
-        self.roots.insert(path, &[])?;
-        Ok(())
-    }
-
-    pub fn roots(&self) -> Result<Vec<String>> {
-        self.roots
-            .iter()
-            .keys()
-            .map(|k| Ok(String::from_utf8_lossy(&k?).into_owned()))
-            .collect()
-    }
-
-    // ---- quarantine ----
-
-    pub fn quarantine(&self, item: &QuarantineItem) -> Result<()> {
-        let id = blake3::hash(item.location.describe().as_bytes());
-        self.quarantine.insert(&id.as_bytes()[..16], encode(item))?;
-        Ok(())
-    }
-
-    pub fn quarantined(&self) -> Result<Vec<QuarantineItem>> {
-        self.quarantine
-            .iter()
-            .values()
-            .map(|v| decode("quarantine", &v?))
-            .collect()
-    }
-
-    pub fn quarantine_count(&self) -> Result<usize> {
-        count(&self.quarantine)
-    }
 }
 
 fn chunk_key(key: &MessageKey, ordinal: u32) -> Vec<u8> {
@@ -585,7 +436,6 @@ fn chunk_key(key: &MessageKey, ordinal: u32) -> Vec<u8> {
     k
 }
 
-/// Sets or clears a durable yes/no marker in a tree.
 /// What a failed sled open means for the user: another process holds the lock, the
 /// files are damaged, or another I/O error.
 fn open_error(dir: &Path, e: sled::Error) -> StoreError {
@@ -627,6 +477,7 @@ impl Store {
     }
 }
 
+/// Sets or clears a durable yes/no marker in a tree.
 pub(super) fn set_flag(tree: &sled::Tree, name: &str, on: bool) -> Result<()> {
     if on {
         tree.insert(name, &[1])?;
@@ -646,13 +497,6 @@ pub(super) fn decode_facts(bytes: &[u8]) -> Result<ThreadFacts> {
     decode_or_legacy::<ThreadFacts, crate::store::records::legacy::ThreadFacts>(
         "thread_facts",
         bytes,
-    )
-}
-
-/// A thread summary, of today's form or of a store written before it counted emails.
-fn decode_thread(bytes: &[u8]) -> Result<ThreadSummary> {
-    decode_or_legacy::<ThreadSummary, crate::store::records::legacy::ThreadSummary>(
-        "threads", bytes,
     )
 }
 

@@ -3,8 +3,10 @@
 //! searches and the embedding model ([`Indexes`]).
 
 pub(super) mod dense;
+mod options;
 pub(super) mod retrieval_eval;
 pub(super) mod retrieve;
+mod retrieved;
 pub(super) mod search;
 
 /// What retrieval owns: the word index, the vectors, the embedding model (loaded

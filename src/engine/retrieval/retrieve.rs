@@ -15,7 +15,6 @@ use crate::retrieve::gate::{content_terms, term_coverage, GateSignals};
 use crate::retrieve::heuristics::{date_boost, people_boost};
 use crate::retrieve::rerank::max_sim;
 use crate::store::{embed_id, StoredChunk, StoredMessage};
-use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
@@ -24,115 +23,8 @@ pub(in crate::engine) const DEPTH: usize = 100;
 /// Candidates reranked.
 const RERANK_DEPTH: usize = 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SearchMode {
-    Lexical,
-    Semantic,
-    Hybrid,
-}
-
-/// How hybrid retrieval weighs its evidence. The defaults were chosen on the dev
-/// split of the question sets (`quoth bench fusion`, models/selector/README.md).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct FusionWeights {
-    /// Weight of the lexical (BM25) list in reciprocal rank fusion.
-    pub lexical: f32,
-    /// Weight of the semantic (embedding) list.
-    pub semantic: f32,
-    /// A thread sibling of a strong hit enters at this share of its score.
-    pub thread_sibling: f32,
-}
-
-impl Default for FusionWeights {
-    fn default() -> Self {
-        Self {
-            lexical: 1.0,
-            semantic: 1.0,
-            thread_sibling: 0.3,
-        }
-    }
-}
-
-/// Retrieval options beyond the query.
-#[derive(Debug, Clone, Copy)]
-pub struct RetrieveOptions {
-    pub mode: SearchMode,
-    pub limit: usize,
-    pub rerank: bool,
-    /// Unix seconds that relative dates are measured from.
-    pub now: i64,
-}
-
-/// Where a hit stood at each stage, for `--explain`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct StageScores {
-    pub lexical_rank: Option<usize>,
-    pub lexical_score: Option<f32>,
-    pub dense_rank: Option<usize>,
-    pub dense_score: Option<f32>,
-    pub fused_rank: Option<usize>,
-    pub fused_score: Option<f32>,
-    /// Product of the date and people multipliers (1 when none applied).
-    pub boost: f32,
-    /// Brought in as a thread sibling of a strong hit.
-    pub thread_expansion: bool,
-    pub rerank_score: Option<f32>,
-    pub final_rank: usize,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RetrievedHit {
-    #[serde(flatten)]
-    pub hit: SearchHit,
-    /// The chunk that matched best (the evidence a later answer would cite).
-    pub chunk: Option<ChunkRef>,
-    pub stages: StageScores,
-    /// The Message-IDs of the email's other copies among the results read.
-    #[serde(skip)]
-    pub copy_ids: Vec<String>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ChunkRef {
-    pub ordinal: u32,
-    pub start: u32,
-    pub end: u32,
-    pub cite_text: String,
-    /// The attachment's file name when the chunk is a page of one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attachment: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page: Option<u32>,
-    /// Where in the attachment: "page 3", "Sheet1, row 14".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub place: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Retrieval {
-    pub mode: SearchMode,
-    pub hits: Vec<RetrievedHit>,
-    /// Confidence in 0..1 that the best hit is evidence for the query.
-    pub confidence: f32,
-    /// False when the confidence is under the gate: "no evidence".
-    pub evidence: bool,
-    /// What the gate saw for the candidate it trusted most.
-    pub gate_signals: Option<GateSignals>,
-    /// Things the user should know (model missing, vectors still being built...).
-    pub notes: Vec<String>,
-    #[serde(skip_deserializing)]
-    pub timings_ms: HashMap<&'static str, f64>,
-}
-
-/// What a query plan knows beyond the query text: people and dates to favour (not
-/// to require), and messages to leave out.
-#[derive(Debug, Clone, Default)]
-pub struct RetrieveHints {
-    pub people: Vec<String>,
-    pub date: Option<(Option<i64>, Option<i64>)>,
-    pub avoid: HashSet<MessageKey>,
-}
+pub use super::options::{FusionWeights, RetrieveHints, RetrieveOptions, SearchMode};
+pub use super::retrieved::{ChunkRef, Retrieval, RetrievedHit, StageScores};
 
 struct Candidate {
     key: MessageKey,
