@@ -226,6 +226,7 @@ pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
                 "text": row.text,
                 "reader": row.reader,
                 "score": row.score,
+                "message": mid,
             }));
         }
         rows_total += cands.len();
