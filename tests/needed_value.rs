@@ -45,9 +45,12 @@ fn a_question_for_a_value_is_refused_by_mail_without_it_and_answered_by_mail_wit
         return;
     };
 
-    for question in [
-        "what time is the farewell dinner for ines?",
-        "how much did the roof repair cost?",
+    for (question, closest) in [
+        (
+            "what time is the farewell dinner for ines?",
+            "Farewell dinner for Ines",
+        ),
+        ("how much did the roof repair cost?", "Roof repair"),
     ] {
         let out = ask(&engine, question);
         assert!(
@@ -55,7 +58,28 @@ fn a_question_for_a_value_is_refused_by_mail_without_it_and_answered_by_mail_wit
             "{question}: the mail names no such value, yet it answered {:?}",
             out.answer
         );
+        // The user is told that the mail found does not say, and which mail that
+        // is, not that the mailbox has nothing on it.
+        let shown = out.display_text();
+        assert!(
+            shown.starts_with(quoth::engine::NOT_SAID) && shown.contains(closest),
+            "{question}: expected the abstention to name \"{closest}\", got {shown:?}"
+        );
+        let abstention = out.abstention.expect("an abstention says why");
+        assert!(abstention.reason.is_some_and(|r| !r.is_empty()));
     }
+    // Nothing in the mail is about this: no message is named.
+    let out = ask(&engine, "who won the chess tournament in reykjavik?");
+    assert!(
+        out.abstained,
+        "answered {:?} (confidence {})",
+        out.answer, out.confidence
+    );
+    assert!(
+        out.display_text().starts_with(quoth::engine::ABSTAIN),
+        "{:?}",
+        out.display_text()
+    );
     for (question, value) in [
         ("what time does the ferry to tern island leave?", "7:45"),
         ("how much is the boat hire?", "$340"),

@@ -34,6 +34,8 @@ pub fn run(client: &mut Client, file: &Path, llm: bool, verbose: bool, json: boo
         );
         if let Some(a) = &r.answer {
             eprintln!("          → {}", safe_line(a));
+        } else if let Some(why) = &r.abstain_reason {
+            eprintln!("          ∅ {}", safe_line(why));
         }
     })?;
     let report: EvalReport = serde_json::from_value(value)?;

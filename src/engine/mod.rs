@@ -21,7 +21,10 @@ pub use mailbox::{
 pub use ask::answer_eval::{parse_eval_items, EvalItem, EvalReport, ItemResult};
 pub use ask::llm::{LlmAnswerer, LlmConfig};
 pub use ask::sessions::session_path;
-pub use ask::{AskEvent, AskOptions, AskOutcome, Citation, DroppedClaim, RetrievedMessage};
+pub use ask::{
+    Abstention, AskEvent, AskOptions, AskOutcome, Citation, ClosestMail, DroppedClaim,
+    RetrievedMessage, ABSTAIN, NOT_SAID,
+};
 pub use graph::{
     FactsView, OrganisationPeople, PeopleView, PersonSummary, ThreadEntity, ThreadGraph,
 };

@@ -118,6 +118,7 @@ pub(super) fn outcome(question: &str, answer: &str, citations: Vec<Citation>) ->
         answer: Some(answer.into()),
         short_answer: None,
         abstained: false,
+        abstention: None,
         citations,
         retrieved: Vec::new(),
         timings_ms: Default::default(),

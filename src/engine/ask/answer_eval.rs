@@ -73,6 +73,9 @@ pub struct ItemResult {
     pub rewrite: String,
     pub answer: Option<String>,
     pub abstained: bool,
+    /// Why it abstained, when it did.
+    #[serde(default)]
+    pub abstain_reason: Option<String>,
     pub cited_gold: bool,
     /// A gold message was among the retrieved messages (retrieval found it).
     pub retrieved_gold: bool,
@@ -258,6 +261,7 @@ impl Engine {
             rewrite: outcome.rewrite.clone(),
             answer: outcome.answer.clone(),
             abstained: outcome.abstained,
+            abstain_reason: outcome.abstention.as_ref().and_then(|a| a.reason.clone()),
             cited_gold: cited.iter().any(|c| gold.contains(c)),
             retrieved_gold: outcome
                 .retrieved

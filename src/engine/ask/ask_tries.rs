@@ -7,7 +7,8 @@ use crate::answer::conversation::{Conversation, Turn};
 use crate::answer::extract::{idf_weights, ExtractiveAnswerer};
 use crate::answer::{AnswerError, AnswerRequest, Answerer, Draft};
 use crate::engine::ask::{
-    cited_messages, ms, Answered, AskEvent, AskOptions, AskOutcome, DroppedClaim, RetrievedMessage,
+    cited_messages, ms, rfc3339, Abstention, Answered, AskEvent, AskOptions, AskOutcome,
+    ClosestMail, DroppedClaim, RetrievedMessage,
 };
 use crate::engine::retrieval::retrieve::{RetrieveHints, RetrieveOptions, SearchMode};
 use crate::engine::Engine;
@@ -34,6 +35,10 @@ pub(in crate::engine) struct Tries {
     pub(in crate::engine) dropped: Vec<DroppedClaim>,
     pub(in crate::engine) retrieved: Vec<RetrievedMessage>,
     pub(in crate::engine) confidence: f32,
+    /// The best match of the mailbox search, when the search judged it evidence.
+    pub(in crate::engine) closest: Option<ClosestMail>,
+    /// Why the last try that reached the answerer gave no answer.
+    pub(in crate::engine) unanswered: Option<String>,
     pub(in crate::engine) answered: Option<Answered>,
     pub(in crate::engine) notes: Vec<String>,
     pub(in crate::engine) timings: BTreeMap<String, f64>,
@@ -59,10 +64,15 @@ impl Tries {
             answer: answer.clone(),
             cited: cited_messages(&citations),
         });
+        let abstention = answer.is_none().then(|| Abstention {
+            reason: self.unanswered,
+            closest: self.closest,
+        });
         AskOutcome {
             question: question.to_string(),
             rewrite,
             abstained: answer.is_none(),
+            abstention,
             answer,
             short_answer,
             citations,
@@ -227,6 +237,16 @@ impl Engine {
                     score: h.hit.score,
                 })
                 .collect();
+            tries.closest = retrieval
+                .evidence
+                .then(|| retrieval.hits.first())
+                .flatten()
+                .map(|h| ClosestMail {
+                    message_id: h.hit.message_id.clone(),
+                    subject: h.hit.subject.clone(),
+                    from: h.hit.from.clone(),
+                    date: h.hit.date.and_then(rfc3339),
+                });
         }
         tries.confidence = retrieval.confidence;
         Some(retrieval)

@@ -22,6 +22,8 @@ use std::time::Instant;
 
 /// The sentence an abstention starts with.
 pub const ABSTAIN: &str = "I don't know: the mailbox has no evidence for that.";
+/// The answer when the mail found speaks of the question but does not answer it.
+pub const NOT_SAID: &str = "I don't know: the mail I found on this does not say.";
 
 /// Options of one question.
 #[derive(Debug, Clone)]
@@ -120,6 +122,28 @@ pub struct RetrievedMessage {
     pub score: f32,
 }
 
+/// Why a question was not answered, and the mail that came closest.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Abstention {
+    /// Why the last try gave no answer (the selector's or the reader's judgement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The best match of the search, when the search judged it evidence for the
+    /// question: the mail speaks of the thing asked without saying what is asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closest: Option<ClosestMail>,
+}
+
+/// A message named in an abstention, for the user to open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ClosestMail {
+    pub message_id: Option<String>,
+    pub subject: String,
+    pub from: String,
+    /// RFC 3339, when the message has a date.
+    pub date: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DroppedClaim {
     pub claim: String,
@@ -137,6 +161,9 @@ pub struct AskOutcome {
     /// a value; it leads the answer and is highlighted in its quote.
     pub short_answer: Option<String>,
     pub abstained: bool,
+    /// When abstaining: why, and the mail that came closest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abstention: Option<Abstention>,
     pub citations: Vec<Citation>,
     pub retrieved: Vec<RetrievedMessage>,
     pub timings_ms: BTreeMap<String, f64>,
@@ -156,11 +183,27 @@ pub struct AskOutcome {
 }
 
 impl AskOutcome {
-    /// The text to show: the answer, or the abstention with what was searched.
+    /// The text to show: the answer, or the abstention with what was searched. When
+    /// the search found mail about the question that does not say what is asked,
+    /// the abstention says so and names the closest message.
     pub fn display_text(&self) -> String {
-        match &self.answer {
-            Some(a) => a.clone(),
-            None => format!("{ABSTAIN} Searched: {}", self.searched.join("; then ")),
+        if let Some(a) = &self.answer {
+            return a.clone();
+        }
+        let searched = format!("Searched: {}", self.searched.join("; then "));
+        match self.abstention.as_ref().and_then(|a| a.closest.as_ref()) {
+            Some(c) => {
+                let date = c
+                    .date
+                    .as_deref()
+                    .map(|d| format!(", {}", d.get(..10).unwrap_or(d)))
+                    .unwrap_or_default();
+                format!(
+                    "{NOT_SAID} Closest: \"{}\" from {}{date}. {searched}",
+                    c.subject, c.from
+                )
+            }
+            None => format!("{ABSTAIN} {searched}"),
         }
     }
 }
@@ -216,6 +259,7 @@ impl Engine {
             }
             GraphOutcome::NoAnswer(note) => {
                 tries.searched.push(plan.text.clone());
+                tries.unanswered = Some(note.clone());
                 tries.notes.push(note);
                 attempts.clear();
             }
@@ -300,6 +344,7 @@ impl Engine {
                 Draft::Text(t) => (t, None),
                 Draft::Selected(sel) => (sel.text.clone(), Some(sel)),
                 Draft::NoAnswer(why) => {
+                    tries.unanswered = Some(why.clone());
                     if in_thread && widen {
                         tries.notes.push(format!(
                             "the thread does not answer it ({why}): widened to the whole mailbox"
@@ -309,6 +354,21 @@ impl Engine {
                 }
             };
             let validation = validate(&text, &pack);
+            // A header line (a sender, a subject) answers only as part of a message
+            // about the question, which the reader cannot judge: when the search
+            // found nothing it takes for evidence, a header alone is no answer.
+            let header_only = validation
+                .kept
+                .iter()
+                .all(|(_, quotes)| quotes.iter().all(|q| q.header));
+            if header_only && !validation.kept.is_empty() && !retrieval.evidence {
+                tries.unanswered = Some(
+                    "the search found nothing about the question, and a header line alone \
+                     does not answer it"
+                        .to_string(),
+                );
+                continue;
+            }
             tries
                 .dropped
                 .extend(validation.dropped.iter().map(|(c, r)| DroppedClaim {
@@ -481,7 +541,7 @@ pub(in crate::engine) fn cited_messages(citations: &[Citation]) -> Vec<CitedMess
         .collect()
 }
 
-fn rfc3339(ts: i64) -> Option<String> {
+pub(in crate::engine) fn rfc3339(ts: i64) -> Option<String> {
     chrono::DateTime::from_timestamp(ts, 0).map(|d| d.to_rfc3339())
 }
 
