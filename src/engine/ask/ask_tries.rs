@@ -64,7 +64,7 @@ impl Tries {
             answer: answer.clone(),
             cited: cited_messages(&citations),
         });
-        let abstention = answer.is_none().then(|| Abstention {
+        let abstention = answer.is_none().then_some(Abstention {
             reason: self.unanswered,
             closest: self.closest,
         });
