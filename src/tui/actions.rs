@@ -483,6 +483,21 @@ impl App {
         }
     }
 
+    /// Opens, in the evidence pane, the message that came closest to a question the
+    /// mail does not answer.
+    pub(super) fn load_closest(&mut self) {
+        let Some(key) = self.closest().map(|c| c.key.clone()) else {
+            return;
+        };
+        match MessageKey::from_hex(&key) {
+            Some(key) => {
+                let req = self.request(|req| EngineRequest::Open { req, key });
+                self.evidence.pending = Some(req);
+            }
+            None => self.status.error(format!("bad message key {key}")),
+        }
+    }
+
     fn jump_to_citation(&mut self, i: usize) {
         self.jumps.push(self.place());
         self.load_citation(i);

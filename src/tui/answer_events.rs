@@ -32,6 +32,8 @@ impl App {
                     let cited = !self.citations().is_empty();
                     if cited {
                         self.load_citation(0);
+                    } else {
+                        self.load_closest();
                     }
                     // Unless the next question is being typed, the answer's keys
                     // (digits for citations, ? for help) work at once.
@@ -39,6 +41,9 @@ impl App {
                         self.leave_chat();
                         if cited {
                             self.status.note("digits open the citations · i asks again");
+                        } else if self.closest().is_some() {
+                            self.status
+                                .note("the evidence pane shows the closest mail · i asks again");
                         }
                     }
                 }

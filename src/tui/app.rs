@@ -209,6 +209,15 @@ impl App {
         req
     }
 
+    /// When the current answer is "I don't know" and the search found mail about
+    /// the question, the message that came closest.
+    pub fn closest(&self) -> Option<&crate::engine::ClosestMail> {
+        self.chat
+            .current_answer()
+            .and_then(|o| o.abstention.as_ref())
+            .and_then(|a| a.closest.as_ref())
+    }
+
     /// The citations of the current answer.
     pub fn citations(&self) -> &[Citation] {
         self.chat
@@ -612,10 +621,12 @@ impl App {
                 }
                 Pane::Evidence => {
                     let citations: Vec<Citation> = self.citations().to_vec();
+                    let closest = self.closest().cloned();
                     evidence::render(
                         f,
                         rect,
                         &citations,
+                        closest.as_ref(),
                         &mut self.evidence,
                         &self.theme,
                         focused,

@@ -385,6 +385,63 @@ fn evidence_pane_highlights_the_quote_in_the_message() {
     }
 }
 
+#[test]
+fn an_abstention_names_the_closest_mail_and_the_evidence_pane_shows_it() {
+    let mut app = app(Theme::colored());
+    let req = ask(&mut app, "what time does the roofer come?");
+    let msg = message(
+        1,
+        "Dana Whitfield",
+        "Roof leak over the server room",
+        1_709_542_800,
+        "The roofer will look at the leak this week.\n",
+    );
+    let mut o = outcome("what time does the roofer come?", "", vec![]);
+    o.answer = None;
+    o.abstained = true;
+    o.abstention = Some(crate::engine::Abstention {
+        reason: Some("the reader finds no sentence of the evidence that answers it".into()),
+        closest: Some(crate::engine::ClosestMail {
+            key: msg.key.to_hex(),
+            message_id: None,
+            subject: msg.subject.clone(),
+            from: "Dana Whitfield".into(),
+            date: Some("2024-03-04T09:00:00+00:00".into()),
+        }),
+    });
+    app.handle(AppEvent::Engine(EngineEvent::Answer {
+        req,
+        outcome: Box::new(o),
+        conversation: Conversation::default(),
+    }));
+    let open = app
+        .take_requests()
+        .into_iter()
+        .find_map(|r| match r {
+            EngineRequest::Open { req, key } => Some((req, key)),
+            _ => None,
+        })
+        .expect("an abstention with a closest message opens it");
+    assert_eq!(open.1, msg.key);
+    app.handle(AppEvent::Engine(EngineEvent::Message {
+        req: open.0,
+        message: Box::new(msg.clone()),
+        attachments: Vec::new(),
+    }));
+    app.layout.focus_on(Pane::Evidence);
+    let screen = text(&draw(&mut app, 120, 40));
+    // The chat column wraps the abstention: look for pieces of it.
+    assert!(
+        screen.contains("I don't know: the mail I found on") && screen.contains("Closest: \"Roof"),
+        "{screen}"
+    );
+    assert!(screen.contains("Evidence: the closest mail"), "{screen}");
+    assert!(
+        screen.contains("The roofer will look at the leak"),
+        "{screen}"
+    );
+}
+
 /// The first message of the roof-leak thread, with a PDF attached.
 fn roof_leak_with_quote_pdf() -> StoredMessage {
     let mut m = message(1, "Dana Whitfield", "Roof leak", 1_709_542_800, BODY);

@@ -242,6 +242,7 @@ impl Engine {
                 .then(|| retrieval.hits.first())
                 .flatten()
                 .map(|h| ClosestMail {
+                    key: h.hit.key.clone(),
                     message_id: h.hit.message_id.clone(),
                     subject: h.hit.subject.clone(),
                     from: h.hit.from.clone(),

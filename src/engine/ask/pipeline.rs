@@ -137,6 +137,9 @@ pub struct Abstention {
 /// A message named in an abstention, for the user to open.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClosestMail {
+    /// The stored message's key (hex), to open it.
+    #[serde(default)]
+    pub key: String,
     pub message_id: Option<String>,
     pub subject: String,
     pub from: String,
@@ -355,13 +358,14 @@ impl Engine {
             };
             let validation = validate(&text, &pack);
             // A header line (a sender, a subject) answers only as part of a message
-            // about the question, which the reader cannot judge: when the search
-            // found nothing it takes for evidence, a header alone is no answer.
+            // about the question, which the reader cannot judge: searching the
+            // mailbox, when the search found nothing it takes for evidence, a header
+            // alone is no answer. Asked of a thread, the user chose the message.
             let header_only = validation
                 .kept
                 .iter()
                 .all(|(_, quotes)| quotes.iter().all(|q| q.header));
-            if header_only && !validation.kept.is_empty() && !retrieval.evidence {
+            if header_only && !validation.kept.is_empty() && !in_thread && !retrieval.evidence {
                 tries.unanswered = Some(
                     "the search found nothing about the question, and a header line alone \
                      does not answer it"

@@ -4,7 +4,7 @@
 
 use super::reader::{message_runs, page_step, scroll_to, scrolled, HIGHLIGHT_TAG};
 use crate::engine::handle::RequestId;
-use crate::engine::{AttachmentPage, AttachmentState, Citation};
+use crate::engine::{AttachmentPage, AttachmentState, Citation, ClosestMail};
 use crate::store::StoredMessage;
 use crate::tui::theme::Theme;
 use crate::tui::wrap::{wrap, Run, Wrapped};
@@ -81,11 +81,15 @@ pub fn render(
     f: &mut Frame,
     area: Rect,
     citations: &[Citation],
+    closest: Option<&ClosestMail>,
     state: &mut EvidenceState,
     theme: &Theme,
     focused: bool,
 ) {
-    let title = format!(" Evidence ({}) ", citations.len());
+    let title = match closest {
+        Some(_) if citations.is_empty() => " Evidence: the closest mail ".to_string(),
+        _ => format!(" Evidence ({}) ", citations.len()),
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(if focused { theme.focus } else { theme.border })
@@ -94,9 +98,22 @@ pub fn render(
     f.render_widget(block, area);
     if citations.is_empty() {
         state.height = usize::from(inner.height);
-        let hint = "Cited quotes of the answer show here. 1-9 jumps to a citation.";
-        let w = wrap(&[Run::new(hint, theme.dim)], inner.width);
-        f.render_widget(Paragraph::new(w.lines), inner);
+        let view = match closest {
+            Some(c) => closest_view(c, state, inner.width, theme),
+            None => {
+                let hint = "Cited quotes of the answer show here. 1-9 jumps to a citation.";
+                wrap(&[Run::new(hint, theme.dim)], inner.width)
+            }
+        };
+        state.lines = view.len();
+        state.scroll = state.scroll.min(state.lines.saturating_sub(1));
+        let lines: Vec<Line> = view
+            .lines
+            .into_iter()
+            .skip(state.scroll)
+            .take(state.height)
+            .collect();
+        f.render_widget(Paragraph::new(lines), inner);
         return;
     }
     state.selected = state.selected.min(citations.len() - 1);
@@ -172,6 +189,25 @@ pub fn render(
         .take(state.height)
         .collect();
     f.render_widget(Paragraph::new(lines), bottom);
+}
+
+/// The message that came closest to a question the mail does not answer, under a
+/// line that says so; nothing in it is highlighted, as nothing in it answers.
+fn closest_view(c: &ClosestMail, state: &EvidenceState, width: u16, theme: &Theme) -> Wrapped {
+    let mut view = wrap(
+        &[Run::new(
+            "The mail does not say. This message came closest:\n",
+            theme.dim,
+        )],
+        width,
+    );
+    match &state.message {
+        Some(msg) if msg.key.to_hex() == c.key => {
+            view.extend(message_runs(msg, &state.attachments, None, true, None, theme).wrap(width))
+        }
+        _ => view.push_line(Line::from(Span::styled("Loading the message…", theme.dim))),
+    }
+    view
 }
 
 /// A cited attachment page (a PDF page, a spreadsheet row with its column names, an
