@@ -106,14 +106,7 @@ pub fn render(
             }
         };
         state.lines = view.len();
-        state.scroll = state.scroll.min(state.lines.saturating_sub(1));
-        let lines: Vec<Line> = view
-            .lines
-            .into_iter()
-            .skip(state.scroll)
-            .take(state.height)
-            .collect();
-        f.render_widget(Paragraph::new(lines), inner);
+        show_scrolled(f, inner, view, state);
         return;
     }
     state.selected = state.selected.min(citations.len() - 1);
@@ -181,6 +174,11 @@ pub fn render(
             state.follow = false;
         }
     }
+    show_scrolled(f, bottom, view, state);
+}
+
+/// Draws the lines of `view` in view at the pane's scroll (kept within them).
+fn show_scrolled(f: &mut Frame, area: Rect, view: Wrapped, state: &mut EvidenceState) {
     state.scroll = state.scroll.min(state.lines.saturating_sub(1));
     let lines: Vec<Line> = view
         .lines
@@ -188,7 +186,7 @@ pub fn render(
         .skip(state.scroll)
         .take(state.height)
         .collect();
-    f.render_widget(Paragraph::new(lines), bottom);
+    f.render_widget(Paragraph::new(lines), area);
 }
 
 /// The message that came closest to a question the mail does not answer, under a
