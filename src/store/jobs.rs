@@ -424,6 +424,32 @@ impl JobQueue {
 
     /// Claims up to `max` ready jobs of `kind`, FIFO by enqueue sequence.
     pub fn claim(&self, kind: &str, max: usize, now_ms: i64) -> Result<Vec<Job>, JobError> {
+        self.claim_ready_by(kind, max, now_ms, now_ms)
+    }
+
+    /// Claims as [`JobQueue::claim`] does, but as if `orphan_after_ms` had passed: for a
+    /// process that holds the store alone, whose running jobs were left by a dead
+    /// one. The new leases still run from `now_ms`, so a crash while they run
+    /// leaves jobs that the next such claim takes again.
+    pub fn claim_orphans(
+        &self,
+        kind: &str,
+        max: usize,
+        now_ms: i64,
+        orphan_after_ms: i64,
+    ) -> Result<Vec<Job>, JobError> {
+        self.claim_ready_by(kind, max, now_ms.saturating_add(orphan_after_ms), now_ms)
+    }
+
+    /// Claims jobs ready by `ready_by_ms` (pending ones due by then, running ones
+    /// whose lease ends by then), leasing them from `now_ms`.
+    fn claim_ready_by(
+        &self,
+        kind: &str,
+        max: usize,
+        ready_by_ms: i64,
+        now_ms: i64,
+    ) -> Result<Vec<Job>, JobError> {
         if max == 0 {
             return Ok(Vec::new());
         }
@@ -431,7 +457,7 @@ impl JobQueue {
         // A concurrent claimer may take some candidates; rescan a few times.
         for _ in 0..3 {
             let want = max - claimed.len();
-            let ids = self.candidates(kind, want, now_ms)?;
+            let ids = self.candidates(kind, want, ready_by_ms)?;
             if ids.is_empty() {
                 break;
             }
@@ -444,8 +470,8 @@ impl JobQueue {
                 for (id, token) in ids.iter().zip(&tokens) {
                     let Some(old) = tx.load(*id)? else { continue };
                     let ready = match old.state {
-                        JobState::Pending => old.not_before_ms <= now_ms,
-                        JobState::Running => old.lease_until_ms <= now_ms,
+                        JobState::Pending => old.not_before_ms <= ready_by_ms,
+                        JobState::Running => old.lease_until_ms <= ready_by_ms,
                         _ => false,
                     };
                     if !ready || old.kind != kind {

@@ -172,6 +172,35 @@ fn expired_lease_is_reclaimed_and_old_token_loses() {
 }
 
 #[test]
+fn an_orphan_claim_leases_from_now_so_a_second_crash_strands_nothing() {
+    const DAY: i64 = 24 * 3600 * 1000;
+    let dir = tempfile::tempdir().unwrap();
+    let (_db, q) = open(dir.path(), QueueConfig::default());
+    q.enqueue(K, b"x", 0).unwrap();
+    // A worker claims the job and dies with it.
+    let a = q.claim(K, 1, 0).unwrap().remove(0);
+    assert!(
+        q.claim(K, 1, 1_000).unwrap().is_empty(),
+        "its lease still runs"
+    );
+    // The next process holds the store alone and takes it at once...
+    let b = q.claim_orphans(K, 1, 1_000, DAY).unwrap().remove(0);
+    assert_eq!(b.id, a.id);
+    assert_eq!(
+        b.lease_until_ms, 61_000,
+        "leased from now, not from a day on"
+    );
+    // ...and dies too: the one after it takes the job again.
+    let c2 = q.claim_orphans(K, 1, 2_000, DAY).unwrap().remove(0);
+    assert_eq!((c2.id, c2.attempts), (a.id, 3));
+    check(&q, K, c(0, 1, 0, 0));
+    q.complete(c2.id, c2.lease_token, 3_000).unwrap();
+    // A job due later than the window is not taken early.
+    q.enqueue(K, b"later", 2 * DAY).unwrap();
+    assert!(q.claim_orphans(K, 5, 2_000, DAY).unwrap().is_empty());
+}
+
+#[test]
 fn heartbeat_extends_lease() {
     let dir = tempfile::tempdir().unwrap();
     let (_db, q) = open(dir.path(), QueueConfig::default());

@@ -122,7 +122,9 @@ impl Engine {
             if claimed.is_empty() && self.jobs.counts(ATTACH_JOB)?.running > 0 {
                 // This process holds the store's lock: running jobs are a dead
                 // process's, so take them now instead of waiting out their leases.
-                claimed = self.jobs.claim(ATTACH_JOB, 1, now_ms() + ORPHAN_AFTER_MS)?;
+                claimed = self
+                    .jobs
+                    .claim_orphans(ATTACH_JOB, 1, now_ms(), ORPHAN_AFTER_MS)?;
             }
             let Some(job) = claimed.pop() else { break };
             let Ok(hash) = <ContentHash>::try_from(job.payload.as_slice()) else {

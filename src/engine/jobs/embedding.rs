@@ -129,7 +129,7 @@ impl Engine {
             // rather than waiting for their leases to expire.
             jobs = self
                 .jobs
-                .claim(EMBED_JOB, BATCH, now_ms() + ORPHAN_AFTER_MS)?;
+                .claim_orphans(EMBED_JOB, BATCH, now_ms(), ORPHAN_AFTER_MS)?;
         }
         if jobs.is_empty() {
             return Ok(None);

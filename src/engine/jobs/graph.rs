@@ -192,7 +192,7 @@ impl Engine {
             // process's, so take them now instead of waiting out their leases.
             claimed = self
                 .jobs
-                .claim(GRAPH_JOB, BATCH, now_ms() + ORPHAN_AFTER_MS)?;
+                .claim_orphans(GRAPH_JOB, BATCH, now_ms(), ORPHAN_AFTER_MS)?;
         }
         if claimed.is_empty() {
             return Ok(false);
