@@ -523,3 +523,51 @@ fn demo_office_messages_match_the_generator() {
         "{texts:?}"
     );
 }
+
+/// `quoth demo`, as the README runs it, answers each of its questions from the
+/// attachment that holds the answer, cited by page, by sheet and row, and by event.
+#[test]
+fn the_demo_answers_its_questions_from_their_attachments() {
+    let Some(models) = models() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_quoth"))
+        .env("QUOTH_INLINE", "1")
+        .env("QUOTH_MODELS_DIR", &models)
+        .env("NO_COLOR", "1")
+        .arg("demo")
+        .arg("--data-dir")
+        .arg(tmp.path().join("data"))
+        .output()
+        .expect("quoth demo runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Each question's answer, up to the next command the demo prints.
+    let answers: Vec<&str> = text.split("$ quoth ask ").skip(1).collect();
+    assert_eq!(answers.len(), 3, "{text}");
+    for (answer, value, citation) in [
+        ("How much", "$18,400", "[vendor-review.pdf, page 3]"),
+        (
+            "What is the salary",
+            "72000",
+            "[headcount-plan.xlsx, Hires, row 4]",
+        ),
+        ("When is", "11 April 2024", "[invite.ics, event]"),
+    ]
+    .iter()
+    .map(|(q, v, c)| {
+        let a = answers
+            .iter()
+            .find(|a| a.trim_start_matches('\'').starts_with(q))
+            .unwrap_or_else(|| panic!("no answer to {q}: {text}"));
+        (*a, *v, *c)
+    }) {
+        let said = answer.lines().nth(1).unwrap_or_default();
+        assert!(said.contains(value), "{answer}");
+        assert!(answer.contains(citation), "{answer}");
+        assert!(!answer.contains("I don't know"), "{answer}");
+    }
+}

@@ -6,8 +6,8 @@
 //! and names against its quote.
 
 use crate::lexicon::{
-    month_number, MONEY_WORDS, NUMBER_WORDS, ORG_SUFFIXES, PLACE_ENDS, PLACE_STARTS,
-    QUANTITY_UNITS, STOP_WORDS, TIME_WORDS, TITLES,
+    focus_type, month_number, FocusType, MONEY_WORDS, NUMBER_WORDS, ORG_SUFFIXES, PLACE_ENDS,
+    PLACE_STARTS, QUANTITY_UNITS, STOP_WORDS, TIME_WORDS, TITLES,
 };
 use crate::query::question::AnswerKind;
 use std::collections::HashSet;
@@ -130,10 +130,28 @@ pub fn states_any(text: &str, kinds: &[AnswerKind]) -> bool {
     states(text)
         || kinds.contains(&AnswerKind::Time) && states(&text.replace(['-', '\u{2013}'], " "))
         || kinds.contains(&AnswerKind::Phone) && tokens(text).iter().any(|t| is_extension(t.text))
+        || kinds.contains(&AnswerKind::Money) && labels_a_sum(text)
         || kinds.contains(&AnswerKind::Time)
             && tokens(text)
                 .iter()
                 .any(|t| CLOCK_WORDS.contains(&t.text.to_lowercase().as_str()))
+}
+
+/// Whether `text` gives a bare figure under a label that names a sum of money: a
+/// field or spreadsheet cell such as "Salary budget: 72000" or "Price: 14.50", whose
+/// label's last word is a money noun, states a sum without a currency sign.
+fn labels_a_sum(text: &str) -> bool {
+    text.split([';', '\n']).any(|field| {
+        let Some((label, value)) = field.split_once(':') else {
+            return false;
+        };
+        let head = label.split_whitespace().last().map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        });
+        let figure = value.split_whitespace().next().is_some_and(is_number);
+        figure && head.is_some_and(|h| focus_type(&h) == Some(FocusType::Money))
+    })
 }
 
 /// A non-name value starting at token `i`: its kind and token count.
@@ -442,6 +460,13 @@ mod tests {
         let money = [AnswerKind::Money];
         assert!(states_any("The repair came to $1,250 in the end.", &money));
         assert!(!states_any("The repair came in under budget.", &money));
+        assert!(states_any(
+            "Item: Roof repair; Crew: North; Repair cost: 1250",
+            &money
+        ));
+        assert!(states_any("Rent: 900 a month, heat included", &money));
+        assert!(!states_any("Crew size: 12; Repair cost: pending", &money));
+        assert!(!states_any("Note: 12 crews asked about the cost", &money));
         let phone = [AnswerKind::Phone, AnswerKind::Email];
         assert!(states_any("Call Odile at 713-555-0142.", &phone));
         assert!(states_any("Write to odile@example.org instead.", &phone));
