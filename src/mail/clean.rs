@@ -226,8 +226,8 @@ pub(super) fn is_datetime_line(t: &str) -> bool {
     datetime_len(t.as_bytes()) == Some(t.len())
 }
 
-/// Line ends with " on <timestamp>" (`Sharon Lay <s@x.com> on 01/12/2000 07:16:42 PM`)
-/// or with a timestamp after a wide gap (`Gayla E Seiter @ ENRON   11/15/2000 08:21 AM`).
+/// Line ends with " on <timestamp>" (`Mara Quill <m@x.com> on 01/12/2000 07:16:42 PM`)
+/// or with a timestamp after a wide gap (`Odette K Varga @ NORTHWIND   11/15/2000 08:21 AM`).
 pub(super) fn ends_with_datetime(t: &str) -> bool {
     let b = t.trim().as_bytes();
     (4..b.len()).any(|p| {
@@ -238,7 +238,7 @@ pub(super) fn ends_with_datetime(t: &str) -> bool {
 }
 
 /// Lotus Notes reply header: either `Name <addr> on DATE` or a short name line
-/// (`Jeffrey McClellan@ECT`, optionally followed by `Sent by:`) then a bare
+/// (`Tobias Renner@NWT`, optionally followed by `Sent by:`) then a bare
 /// timestamp line, and a `To:` line within the next few lines.
 pub(super) fn is_lotus_header(lines: &[Line], i: usize) -> bool {
     let t = lines[i].text.trim();

@@ -236,7 +236,7 @@ pub fn clean_author(raw: &str) -> Option<String> {
         _ => s,
     };
     let s = match s.find('@') {
-        // A bare address is an author too; a Lotus "Name@ENRON" is its name.
+        // A bare address is an author too; a Lotus "Name@ORG" is its name.
         Some(i) if s[..i].contains(' ') => &s[..i],
         _ => s,
     };
@@ -349,8 +349,8 @@ mod tests {
             Some("Dana Mills")
         );
         assert_eq!(
-            clean_author("Gayla E Seiter @ ENRON").as_deref(),
-            Some("Gayla E Seiter")
+            clean_author("Odette K Varga @ NORTHWIND").as_deref(),
+            Some("Odette K Varga")
         );
         assert_eq!(
             clean_author("jsmith@example.com").as_deref(),

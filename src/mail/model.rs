@@ -200,10 +200,10 @@ mod tests {
     #[test]
     fn mailbox_display_forms() {
         let m = Mailbox {
-            name: Some("Phillip Allen".into()),
-            address: "phillip.allen@enron.com".into(),
+            name: Some("Priya Ashford".into()),
+            address: "priya.ashford@example.com".into(),
         };
-        assert_eq!(m.display(), "Phillip Allen <phillip.allen@enron.com>");
-        assert_eq!(m.short(), "Phillip Allen");
+        assert_eq!(m.display(), "Priya Ashford <priya.ashford@example.com>");
+        assert_eq!(m.short(), "Priya Ashford");
     }
 }

@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn month_and_year() {
-        let m = find_date("What did Phillip say in March 2001 about gas?", NOW).expect("date");
+        let m = find_date("What did Priya say in March 2001 about gas?", NOW).expect("date");
         assert_eq!(m.range, (Some(day(2001, 3, 1)), Some(day(2001, 4, 1))));
         assert_eq!(m.phrase, "march 2001");
         assert!(m.confidence > 0.8);

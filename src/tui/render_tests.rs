@@ -145,7 +145,7 @@ pub(super) fn app(theme: Theme) -> App {
             3,
             1,
         ),
-        thread(4, "Q1 budget review", "Phillip Allen", 1_709_456_400, 1, 0),
+        thread(4, "Q1 budget review", "Priya Ashford", 1_709_456_400, 1, 0),
         thread(6, "Board meeting agenda", "Sally Beck", 1_709_370_000, 2, 0),
     ];
     app.handle(AppEvent::Engine(EngineEvent::ThreadList {
@@ -476,7 +476,7 @@ fn reader_folds_quotes_and_signatures_and_lists_attachments() {
     let m1 = roof_leak_with_quote_pdf();
     let m2 = message(
         2,
-        "Phillip Allen",
+        "Priya Ashford",
         "Re: Roof leak",
         1_709_546_400,
         "Thanks, noted.\n",
@@ -526,7 +526,7 @@ fn reader_rereads_a_thread_whose_attachments_were_waiting_once_work_is_done() {
     let m1 = roof_leak_with_quote_pdf();
     let m2 = message(
         2,
-        "Phillip Allen",
+        "Priya Ashford",
         "Re: Roof leak",
         1_709_546_400,
         "Noted.\n",
@@ -698,7 +698,7 @@ fn new_mail_refreshes_the_list_keeps_the_selection_and_says_so() {
             3,
             1,
         ),
-        thread(4, "Q1 budget review", "Phillip Allen", 1_709_456_400, 1, 0),
+        thread(4, "Q1 budget review", "Priya Ashford", 1_709_456_400, 1, 0),
         thread(6, "Board meeting agenda", "Sally Beck", 1_709_370_000, 2, 0),
     ];
     app.handle(AppEvent::Engine(EngineEvent::ThreadList {
