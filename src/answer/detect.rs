@@ -165,6 +165,9 @@ fn typed_at(toks: &[Token], i: usize) -> Option<(AnswerKind, usize)> {
     if is_phone(t) || (t.starts_with('(') && next.as_deref().is_some_and(is_phone)) {
         return Some((AnswerKind::Phone, 1));
     }
+    if let Some(n) = spaced_phone(&toks[i..]) {
+        return Some((AnswerKind::Phone, n));
+    }
     if is_money_token(t) {
         let unit = next
             .as_deref()
@@ -344,6 +347,35 @@ fn is_phone(t: &str) -> bool {
         || shaped && digits == 7 && groups == 2 && t.contains('-')
 }
 
+/// A phone number written in groups of digits parted by spaces at the start of
+/// `toks` ("713 853 9123", "+44 20 7946 0958", "(713) 853 9123"): its token count.
+/// Ten to thirteen digits in three to five groups, the last of four digits; a run
+/// of four-digit groups alone (years in a row) is not one.
+fn spaced_phone(toks: &[Token]) -> Option<usize> {
+    let mut groups: Vec<(usize, bool)> = Vec::new();
+    for tok in toks.iter().take(5) {
+        let marked = tok.text.starts_with(['+', '(']);
+        let digits = tok.text.trim_start_matches(['+', '(']).trim_end_matches(')');
+        if digits.is_empty() || digits.len() > 4 || !digits.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        groups.push((digits.len(), marked));
+        if tok.ends_sentence {
+            break;
+        }
+    }
+    (3..=groups.len()).rev().find(|&n| {
+        let g = &groups[..n];
+        let total: usize = g.iter().map(|(len, _)| len).sum();
+        let (first, first_marked) = g[0];
+        (10..=13).contains(&total)
+            && g[n - 1].0 == 4
+            && g[1..].iter().all(|(len, _)| *len >= 2)
+            && (first >= 2 || first_marked || toks[0].text == "1")
+            && !g.iter().all(|(len, _)| *len == 4)
+    })
+}
+
 fn is_time(lower: &str) -> bool {
     let core = lower
         .trim_end_matches("am")
@@ -478,6 +510,11 @@ mod tests {
         assert!(states_any("Odile is on x31177 this week.", &phone));
         assert!(!states_any("Odile moved to room 12 on floor 3.", &phone));
         assert!(!states_any("Odile joined the desk in 2001.", &phone));
+        assert!(states_any("Odile's direct line is 713 555 0142.", &phone));
+        assert!(states_any("From abroad dial +44 20 7946 0958.", &phone));
+        assert!(states_any("Her cell: (415) 555 0187", &phone));
+        assert!(!states_any("We met in 1998 1999 2000 and 2001.", &phone));
+        assert!(!states_any("Scores were 12 34 56 78 in the four rounds.", &phone));
     }
 
     fn kinds(text: &str) -> Vec<(AnswerKind, String)> {
@@ -524,6 +561,11 @@ mod tests {
         );
         assert!(k.contains(&(AnswerKind::Code, "KX27D4".into())), "{k:?}");
         assert!(k.contains(&(AnswerKind::Person, "Mira".into())), "{k:?}");
+        let k = kinds("Her desk is on 713 555 0142, from 9 to 5.");
+        assert!(
+            k.contains(&(AnswerKind::Phone, "713 555 0142".into())),
+            "{k:?}"
+        );
     }
 
     #[test]
