@@ -355,7 +355,10 @@ fn spaced_phone(toks: &[Token]) -> Option<usize> {
     let mut groups: Vec<(usize, bool)> = Vec::new();
     for tok in toks.iter().take(5) {
         let marked = tok.text.starts_with(['+', '(']);
-        let digits = tok.text.trim_start_matches(['+', '(']).trim_end_matches(')');
+        let digits = tok
+            .text
+            .trim_start_matches(['+', '('])
+            .trim_end_matches(')');
         if digits.is_empty() || digits.len() > 4 || !digits.chars().all(|c| c.is_ascii_digit()) {
             break;
         }
@@ -514,7 +517,10 @@ mod tests {
         assert!(states_any("From abroad dial +44 20 7946 0958.", &phone));
         assert!(states_any("Her cell: (415) 555 0187", &phone));
         assert!(!states_any("We met in 1998 1999 2000 and 2001.", &phone));
-        assert!(!states_any("Scores were 12 34 56 78 in the four rounds.", &phone));
+        assert!(!states_any(
+            "Scores were 12 34 56 78 in the four rounds.",
+            &phone
+        ));
     }
 
     fn kinds(text: &str) -> Vec<(AnswerKind, String)> {

@@ -461,6 +461,15 @@ mod tests {
             needs("what time does the ferry leave?"),
             vec![AnswerKind::Time]
         );
+        // A day named after the focus noun does not take its place.
+        assert_eq!(
+            needs("what time saturday march 2 is the choir rehearsal?"),
+            vec![AnswerKind::Time]
+        );
+        assert_eq!(
+            needs("what price tomorrow for the kayak rental?"),
+            vec![AnswerKind::Money]
+        );
         assert_eq!(
             needs("What's the price of the kayak?"),
             vec![AnswerKind::Money]

@@ -124,7 +124,12 @@ pub(super) fn focus_words(words: &[String], at: usize) -> Vec<String> {
     }
     let mut out = Vec::new();
     while let Some(w) = words.get(i) {
-        if FOCUS_PHRASE_ENDS.contains(&w.as_str()) || out.len() == 3 {
+        // "what time friday is the move": a day after the focus noun says when,
+        // and is not the head of the phrase.
+        if FOCUS_PHRASE_ENDS.contains(&w.as_str())
+            || out.len() == 3
+            || !out.is_empty() && names_a_day(w)
+        {
             break;
         }
         if let Some(base) = w.strip_suffix("'s") {
@@ -145,6 +150,12 @@ pub(super) fn focus_words(words: &[String], at: usize) -> Vec<String> {
         return Vec::new();
     }
     out
+}
+
+/// A word that names a day: a weekday, a month, "today", "tomorrow".
+fn names_a_day(w: &str) -> bool {
+    crate::lexicon::month_number(w).is_some()
+        || crate::lexicon::TIME_WORDS.contains(&w) && !crate::lexicon::VAGUE_TIME_WORDS.contains(&w)
 }
 
 /// The focus of a question typed as keywords, with no question word ("room for the
