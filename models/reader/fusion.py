@@ -5,8 +5,8 @@ python fusion.py --choose d3.jsonl,d4.jsonl --report d5.jsonl [--out fusion.json
 Each dump line is one question with every candidate the selector saw on each of the
 ask's tries (`tries`: the trees' answerability, its threshold, the candidates of the
 try), each candidate with the trees' score, the reader's logit (sentences), its
-message's Message-ID (`message`) and its
-labels. The ask is replayed as the engine runs it: the first try that answers gives
+message's Message-ID (`message`), what the reader read of it (`read`: subject,
+sender, prev, sentence, next, as `common.py` writes a pair's text) and its labels. The ask is replayed as the engine runs it: the first try that answers gives
 the answer, its best candidate the quote.
 
 With the reader, the trees' best `top_k` candidates of a try are ranked again by

@@ -7,7 +7,7 @@ use super::candidates::{Candidate, CandidateKind};
 use super::evidence::{EvidenceItem, Role};
 
 /// One candidate as the reader reads it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct ReaderInput {
     pub subject: String,
     pub sender: String,

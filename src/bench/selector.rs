@@ -40,6 +40,8 @@ struct Row {
     kind: String,
     /// The reader's logit (sentences, when the reader is installed).
     reader: Option<f32>,
+    /// What the reader read of it, field by field (a training example's input).
+    read: Option<ReaderInput>,
     /// The candidate stage's score.
     score: f64,
     /// The try (of the ask's widening tries) it was seen in.
@@ -119,6 +121,7 @@ impl Answerer for Recorder {
                 text: c.text.clone(),
                 kind: format!("{:?}", c.kind),
                 reader: input.as_ref().and_then(|_| logits.next()),
+                read: input.clone(),
             });
         }
         Ok(Draft::NoAnswer("recording".into()))
@@ -225,6 +228,7 @@ pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
                 "kind": row.kind,
                 "text": row.text,
                 "reader": row.reader,
+                "read": row.read,
                 "score": row.score,
                 "message": mid,
             }));
