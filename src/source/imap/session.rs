@@ -2,21 +2,21 @@
 //! under a timeout, so a server that stops answering becomes a (transient) error
 //! instead of a hang; every error names the account and the step.
 
-use super::config::{AccountConfig, TlsMode};
-use super::credentials::{credentials, xoauth2_response, Credentials};
-use super::flags::{imap_flag_list, keywords, maildir_flags};
+mod changes;
+mod login;
+
+pub use login::{connect, tls_config};
+
+use super::flags::{keywords, maildir_flags};
 use super::ImapError;
 use async_imap::types::{Flag, NameAttribute};
-use async_imap::{Client, Session};
+use async_imap::Session;
 use futures_util::TryStreamExt;
 use std::collections::HashSet;
 use std::fmt;
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::TcpStream;
-use tokio_rustls::rustls;
 
 /// A byte stream to the server: plain TCP or TLS over it.
 pub trait Transport: AsyncRead + AsyncWrite + Unpin + Send + fmt::Debug {}
@@ -75,18 +75,6 @@ pub struct ImapSession {
     timeout: Duration,
 }
 
-/// The TLS settings for IMAP and for the OAuth token endpoint: rustls with the ring
-/// provider and Mozilla's root certificates, so no system OpenSSL is involved.
-pub fn tls_config() -> Result<rustls::ClientConfig, rustls::Error> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    Ok(rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()?
-        .with_root_certificates(roots)
-        .with_no_client_auth())
-}
-
 /// Runs `fut` under the session timeout, naming `step` if it expires.
 async fn timed<T>(
     account: &str,
@@ -102,133 +90,6 @@ async fn timed<T>(
             secs: limit.as_secs(),
         }),
     }
-}
-
-struct XOAuth2(String);
-
-impl async_imap::Authenticator for XOAuth2 {
-    type Response = String;
-    fn process(&mut self, _challenge: &[u8]) -> String {
-        std::mem::take(&mut self.0)
-    }
-}
-
-/// Connects, secures and logs in. The secret is fetched first, so a broken
-/// password command fails before the server is bothered.
-pub async fn connect(account: &AccountConfig, timeout: Duration) -> Result<ImapSession, ImapError> {
-    account.validate()?;
-    let name = account.name.as_str();
-    let creds = credentials(account).await?;
-    let (host, port) = (account.host.as_str(), account.port());
-    let tcp = timed(name, "connect", timeout, async {
-        TcpStream::connect((host, port))
-            .await
-            .map_err(|source| ImapError::Connect {
-                account: name.to_string(),
-                host: host.to_string(),
-                port,
-                source,
-            })
-    })
-    .await?;
-    let _ = tcp.set_nodelay(true);
-    let stream: Stream = match account.tls {
-        TlsMode::Plain => Box::new(tcp),
-        TlsMode::Implicit => {
-            Box::new(timed(name, "TLS handshake", timeout, tls(account, tcp)).await?)
-        }
-        TlsMode::Starttls => {
-            let mut client = Client::new(tcp);
-            timed(name, "greeting", timeout, greeting(name, &mut client)).await?;
-            timed(name, "STARTTLS", timeout, async {
-                client
-                    .run_command_and_check_ok("STARTTLS", None)
-                    .await
-                    .map_err(|e| ImapError::protocol(name, "STARTTLS", e))
-            })
-            .await?;
-            let tcp = client.into_inner();
-            Box::new(timed(name, "TLS handshake", timeout, tls(account, tcp)).await?)
-        }
-    };
-    let mut client = Client::new(stream);
-    if account.tls != TlsMode::Starttls {
-        timed(name, "greeting", timeout, greeting(name, &mut client)).await?;
-    }
-    let auth_err = |e: async_imap::error::Error| match e {
-        async_imap::error::Error::No(reason) | async_imap::error::Error::Bad(reason) => {
-            ImapError::Auth {
-                account: name.to_string(),
-                user: account.user.clone(),
-                reason,
-            }
-        }
-        other => ImapError::protocol(name, "login", other),
-    };
-    let mut session = timed(name, "login", timeout, async {
-        match creds {
-            Credentials::Password(pw) => client
-                .login(&account.user, pw.expose())
-                .await
-                .map_err(|(e, _)| auth_err(e)),
-            Credentials::AccessToken(token) => client
-                .authenticate("XOAUTH2", XOAuth2(xoauth2_response(&account.user, &token)))
-                .await
-                .map_err(|(e, _)| auth_err(e)),
-        }
-    })
-    .await?;
-    let caps = timed(name, "CAPABILITY", timeout, async {
-        session
-            .capabilities()
-            .await
-            .map_err(|e| ImapError::protocol(name, "CAPABILITY", e))
-    })
-    .await?;
-    Ok(ImapSession {
-        account: name.to_string(),
-        condstore: caps.has_str("CONDSTORE"),
-        can_move: caps.has_str("MOVE"),
-        uidplus: caps.has_str("UIDPLUS"),
-        session,
-        timeout,
-    })
-}
-
-async fn greeting<T: Transport>(account: &str, client: &mut Client<T>) -> Result<(), ImapError> {
-    match client.read_response().await {
-        Ok(Some(_)) => Ok(()),
-        Ok(None) => Err(ImapError::protocol(
-            account,
-            "greeting",
-            async_imap::error::Error::ConnectionLost,
-        )),
-        Err(e) => Err(ImapError::protocol(account, "greeting", e.into())),
-    }
-}
-
-async fn tls(
-    account: &AccountConfig,
-    tcp: TcpStream,
-) -> Result<tokio_rustls::client::TlsStream<TcpStream>, ImapError> {
-    let err = |reason: String| ImapError::Tls {
-        account: account.name.clone(),
-        host: account.host.clone(),
-        reason,
-    };
-    let host = account.host.trim_start_matches('[').trim_end_matches(']');
-    let server_name = rustls::pki_types::ServerName::try_from(host.to_string())
-        .map_err(|e| err(format!("not a valid server name: {e}")))?;
-    let config = tls_config().map_err(|e| err(e.to_string()))?;
-    tokio_rustls::TlsConnector::from(Arc::new(config))
-        .connect(server_name, tcp)
-        .await
-        .map_err(|e| err(e.to_string()))
-}
-
-/// A folder name as an IMAP quoted string.
-fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 /// `1:3,7,9:10` for the UIDs 1 2 3 7 9 10 (sorted, no duplicates).
@@ -462,130 +323,6 @@ impl ImapSession {
             },
             outcome,
         ))
-    }
-
-    /// APPENDs a message with IMAP `flags` (`(\Seen)`): a sent copy or a draft, or
-    /// in tests and the benchmark, mail from a sender.
-    pub async fn append(
-        &mut self,
-        folder: &str,
-        flags: Option<&str>,
-        raw: &[u8],
-    ) -> Result<(), ImapError> {
-        let step = format!("APPEND {folder}");
-        let (account, limit) = (self.account.clone(), self.timeout);
-        timed(&account, &step, limit, async {
-            self.session
-                .append(folder, flags, None, raw)
-                .await
-                .map_err(|e| ImapError::protocol(&account, &step, e))
-        })
-        .await
-    }
-
-    /// Runs a command that answers only OK/NO (CREATE, DELETE, UID STORE, EXPUNGE...).
-    pub async fn command(&mut self, command: &str) -> Result<(), ImapError> {
-        let (account, limit) = (self.account.clone(), self.timeout);
-        timed(&account, command, limit, async {
-            self.session
-                .run_command_and_check_ok(command)
-                .await
-                .map_err(|e| ImapError::protocol(&account, command, e))
-        })
-        .await
-    }
-
-    /// Adds and removes flags (Maildir letters) on a UID of the selected folder.
-    pub async fn store_flags(
-        &mut self,
-        uid: u32,
-        add: &str,
-        remove: &str,
-    ) -> Result<(), ImapError> {
-        if !add.is_empty() {
-            self.command(&format!(
-                "UID STORE {uid} +FLAGS.SILENT {}",
-                imap_flag_list(add)
-            ))
-            .await?;
-        }
-        if !remove.is_empty() {
-            self.command(&format!(
-                "UID STORE {uid} -FLAGS.SILENT {}",
-                imap_flag_list(remove)
-            ))
-            .await?;
-        }
-        Ok(())
-    }
-
-    /// Adds and removes keywords on a UID of the selected folder.
-    pub async fn store_keywords(
-        &mut self,
-        uid: u32,
-        add: &[String],
-        remove: &[String],
-    ) -> Result<(), ImapError> {
-        for (sign, names) in [('+', add), ('-', remove)] {
-            if !names.is_empty() {
-                self.command(&format!(
-                    "UID STORE {uid} {sign}FLAGS.SILENT ({})",
-                    names.join(" ")
-                ))
-                .await?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Moves a UID of the selected folder to `to`: MOVE where the server has it,
-    /// else COPY, then `\Deleted` and (with UIDPLUS) UID EXPUNGE of that UID alone;
-    /// without UIDPLUS the original stays, marked `\Deleted`, as a plain EXPUNGE
-    /// would remove other mail marked so.
-    pub async fn move_uid(&mut self, uid: u32, to: &str) -> Result<(), ImapError> {
-        let to = quoted(to);
-        if self.can_move {
-            return self.command(&format!("UID MOVE {uid} {to}")).await;
-        }
-        self.command(&format!("UID COPY {uid} {to}")).await?;
-        self.command(&format!("UID STORE {uid} +FLAGS.SILENT (\\Deleted)"))
-            .await?;
-        if self.uidplus {
-            self.command(&format!("UID EXPUNGE {uid}")).await?;
-        }
-        Ok(())
-    }
-
-    /// Removes for good the UIDs of the selected folder that are marked `\Deleted`:
-    /// UID EXPUNGE of those alone where the server has UIDPLUS; else, with
-    /// `whole_folder`, a plain EXPUNGE (which also removes other mail marked so),
-    /// else nothing (they stay marked).
-    pub async fn expunge_uids(
-        &mut self,
-        uids: &[u32],
-        whole_folder: bool,
-    ) -> Result<(), ImapError> {
-        if uids.is_empty() {
-            return Ok(());
-        }
-        if self.uidplus {
-            let set: Vec<String> = uids.iter().map(u32::to_string).collect();
-            return self
-                .command(&format!("UID EXPUNGE {}", set.join(",")))
-                .await;
-        }
-        if whole_folder {
-            return self.command("EXPUNGE").await;
-        }
-        Ok(())
-    }
-
-    /// Creates a folder, unless the server has it already.
-    pub async fn create_folder(&mut self, folder: &str) -> Result<(), ImapError> {
-        if self.folders().await?.iter().any(|f| f == folder) {
-            return Ok(());
-        }
-        self.command(&format!("CREATE {}", quoted(folder))).await
     }
 
     pub async fn logout(mut self) {
