@@ -37,7 +37,19 @@ mod views;
 pub mod wrap;
 
 #[cfg(test)]
+mod mail_ui_draft_tests;
+#[cfg(test)]
+mod mail_ui_reader_tests;
+#[cfg(test)]
 mod mail_ui_tests;
+#[cfg(test)]
+mod render_chat_tests;
+#[cfg(test)]
+mod render_evidence_tests;
+#[cfg(test)]
+mod render_list_tests;
+#[cfg(test)]
+mod render_reader_tests;
 #[cfg(test)]
 mod render_tests;
 #[cfg(test)]
