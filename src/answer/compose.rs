@@ -172,8 +172,11 @@ pub fn compose(
             continue;
         }
         let close = s.probability >= threshold.max(best.probability * COMPANION_SHARE);
-        // Another row of the table answers another question, unless a list is asked.
-        let other_row = is_record(s) && question.qtype != QuestionType::List;
+        // Another row of the table, or another field of an invitation's card, answers
+        // another question, unless a list is asked.
+        let card_line = |s: &Scored| pack.items.get(s.candidate.item).is_some_and(is_card);
+        let other_row = (is_record(s) || card_line(s) && card_line(primary))
+            && question.qtype != QuestionType::List;
         let same_message = key_of(s) == key_of(primary) && !other_row;
         if close && (same_message || question.qtype == QuestionType::List) {
             chosen.push(s);

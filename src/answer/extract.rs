@@ -8,7 +8,7 @@
 use super::asked_role::fit_role;
 use super::candidates::{candidates, Candidate};
 use super::compose::compose;
-use super::field_answer::card_field_first;
+use super::field_answer::{card_answer, card_field_first, is_card};
 use super::message_asks::answer_first;
 use super::reader_input::reader_input;
 use super::select::features::{features, Context};
@@ -181,6 +181,9 @@ impl Answerer for ExtractiveAnswerer {
             }
         } else if let Some(why) = fusion.and_then(|f| read_again(&f, &mut j, request)) {
             return Ok(Draft::NoAnswer(why));
+        } else {
+            // The reader's ranking knows nothing of a card's fields.
+            card_field_first(&mut j.scored, request.pack, request.question);
         }
         if when_sent {
             match sent_date(&j.scored, request.pack, request.question) {
@@ -232,9 +235,19 @@ impl Answerer for ExtractiveAnswerer {
 fn read_again(fusion: &Fusion, j: &mut Judgement, request: &AnswerRequest<'_>) -> Option<String> {
     let read = request.read?;
     let n = fusion.reads(j);
+    // A line of an invitation's card whose field is what the question asks for
+    // ("Where: ..." for "where is it?") answers by its form; the reader, which learnt
+    // from prose, reads the rest.
     let inputs: Vec<Option<ReaderInput>> = j.scored[..n]
         .iter()
-        .map(|s| reader_input(request.pack.items.get(s.candidate.item)?, &s.candidate))
+        .map(|s| {
+            let item = request.pack.items.get(s.candidate.item)?;
+            let fitting_field =
+                is_card(item) && card_answer(&s.candidate.text, request.question).is_some();
+            (!fitting_field)
+                .then(|| reader_input(item, &s.candidate))
+                .flatten()
+        })
         .collect();
     let batch: Vec<ReaderInput> = inputs.iter().flatten().cloned().collect();
     let mut scores = read(&request.question.question, &batch)?.into_iter();
