@@ -130,7 +130,7 @@ pub fn states_any(text: &str, kinds: &[AnswerKind]) -> bool {
     states(text)
         || kinds.contains(&AnswerKind::Time) && states(&text.replace(['-', '\u{2013}'], " "))
         || kinds.contains(&AnswerKind::Phone) && tokens(text).iter().any(|t| is_extension(t.text))
-        || kinds.contains(&AnswerKind::Money) && labels_a_sum(text)
+        || kinds.contains(&AnswerKind::Money) && (labels_a_sum(text) || states_a_share_of(text))
         || kinds.contains(&AnswerKind::Time)
             && tokens(text)
                 .iter()
@@ -151,6 +151,23 @@ fn labels_a_sum(text: &str) -> bool {
         });
         let figure = value.split_whitespace().next().is_some_and(is_number);
         figure && head.is_some_and(|h| focus_type(&h) == Some(FocusType::Money))
+    })
+}
+
+/// Whether `text` gives a sum as a share of another ("18% of first-year salary",
+/// "5 percent of the contract value"): a fee, commission or deposit so stated
+/// answers how much it is.
+fn states_a_share_of(text: &str) -> bool {
+    let toks = tokens(text);
+    toks.windows(2).enumerate().any(|(i, w)| {
+        let lower = w[1].text.to_lowercase();
+        let share = w[0].text.ends_with('%') && is_number(w[0].text.trim_end_matches('%'));
+        let worded = is_number(w[0].text) && lower == "percent";
+        share && lower == "of"
+            || worded
+                && toks
+                    .get(i + 2)
+                    .is_some_and(|t| t.text.eq_ignore_ascii_case("of"))
     })
 }
 

@@ -31,6 +31,15 @@ fn a_needed_kind_is_stated_or_not() {
     assert!(states_any("Rent: 900 a month, heat included", &money));
     assert!(!states_any("Crew size: 12; Repair cost: pending", &money));
     assert!(!states_any("Note: 12 crews asked about the cost", &money));
+    assert!(states_any(
+        "Agent: Brightline, 12% of the first year's rent",
+        &money
+    ));
+    assert!(states_any(
+        "The broker keeps 3 percent of the sale price.",
+        &money
+    ));
+    assert!(!states_any("Prices rise 7% from May.", &money));
     let phone = [AnswerKind::Phone, AnswerKind::Email];
     assert!(states_any("Call Odile at 713-555-0142.", &phone));
     assert!(states_any("Write to odile@example.org instead.", &phone));
