@@ -372,6 +372,14 @@ fn office_files_and_invitations_are_read_cited_and_quarantined() {
     assert_eq!(place.as_deref(), Some("Courses, row 4"), "{answer}");
     assert!(answer.starts_with("12 — "), "{answer}");
 
+    // A row answers only a question that names its field or one of its values.
+    let out = ask(engine, "Who is the studio's accountant?");
+    assert!(
+        out.citations.iter().all(|c| c.place.is_none()),
+        "{}",
+        said(&out)
+    );
+
     // The second sheet.
     let (file, place, answer) = cited(&ask(engine, "Which room is the weaving class held in?"));
     assert_eq!(file.as_deref(), Some("fees.xlsx"), "{answer}");

@@ -64,7 +64,9 @@ pub fn candidates(pack: &EvidencePack) -> Vec<Candidate> {
             .flat_map(|s| clauses(&item.cite_text, s.start, s.end))
             .filter(|(a, b)| {
                 let t = &item.cite_text[*a..*b];
-                t.chars().filter(|c| c.is_alphanumeric()).count() >= 2 && !is_injection(t)
+                t.chars().filter(|c| c.is_alphanumeric()).count() >= 2
+                    && !is_injection(t)
+                    && !(item.fields && t.starts_with(crate::attach::sheet::COLUMNS))
             })
             .collect();
         let of = spans.len();
@@ -200,5 +202,20 @@ mod tests {
                 rank: 0
             }
         ));
+    }
+
+    #[test]
+    fn a_sheets_header_row_is_no_candidate() {
+        let mut header = item("Columns: Course; Fee; Seats", "Noor");
+        header.fields = true;
+        let mut row = item("Course: Weaving; Fee: 120; Seats: 8", "Noor");
+        row.fields = true;
+        let pack = EvidencePack::build(vec![header, row], 1000);
+        let texts: Vec<String> = candidates(&pack)
+            .into_iter()
+            .filter(|c| c.kind == CandidateKind::Sentence)
+            .map(|c| c.text)
+            .collect();
+        assert_eq!(texts, vec!["Course: Weaving; Fee: 120; Seats: 8"]);
     }
 }

@@ -221,6 +221,11 @@ impl Answerer for ExtractiveAnswerer {
                 if let Some(why) = lacks_needed_value(&j, request.question, &selection.text) {
                     return Ok(Draft::NoAnswer(why));
                 }
+                if leads_with_an_unnamed_row(&j, request) {
+                    return Ok(Draft::NoAnswer(
+                        "the table row found names nothing the question asks about".to_string(),
+                    ));
+                }
                 selection.probability = j.answerable;
                 on_delta(&selection.text);
                 Ok(Draft::Selected(selection))
@@ -242,8 +247,9 @@ fn read_again(fusion: &Fusion, j: &mut Judgement, request: &AnswerRequest<'_>) -
         .iter()
         .map(|s| {
             let item = request.pack.items.get(s.candidate.item)?;
-            let fitting_field =
-                is_card(item) && card_answer(&s.candidate.text, request.question).is_some();
+            let fitting_field = is_card(item)
+                && card_answer(&s.candidate.text, request.question).is_some()
+                && names_the_event(&item.subject, request.question);
             (!fitting_field)
                 .then(|| reader_input(item, &s.candidate))
                 .flatten()
@@ -288,6 +294,32 @@ fn lacks_needed_value(
         "the best evidence states no {} for it",
         kinds.join(" or ")
     ))
+}
+
+/// Whether the question names a word of an invitation's subject (its event):
+/// "where is the glaze workshop?" of "Invitation: Glaze workshop".
+fn names_the_event(subject: &str, question: &crate::query::question::Question) -> bool {
+    subject
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2 && !crate::lexicon::is_stop_word(&w.to_lowercase()))
+        .map(|w| crate::query::terms::stem(&w.to_lowercase()))
+        .any(|w| question.stems.contains(&w))
+}
+
+/// Whether the answer would lead with a table row (which the reader does not read)
+/// that neither has a field the question names nor holds a value it names: "who is
+/// the CEO?" is not answered by a row of a hiring plan.
+fn leads_with_an_unnamed_row(j: &Judgement, request: &AnswerRequest<'_>) -> bool {
+    j.scored.first().is_some_and(|best| {
+        let record = request
+            .pack
+            .items
+            .get(best.candidate.item)
+            .is_some_and(|i| i.fields);
+        record
+            && super::field_answer::field_answer(&best.candidate.text, request.question).is_none()
+            && super::field_answer::value_overlap(&best.candidate.text, request.question) == 0
+    })
 }
 
 /// Term weights (inverse document frequency) of stems, from a document-frequency

@@ -16,6 +16,10 @@ use std::io::Cursor;
 /// Header rows at most: a group header and up to two rows under it.
 const MAX_HEADER_ROWS: usize = 3;
 
+/// How a sheet's header row is written: "Columns: " and its column names. It names
+/// what the rows hold and states nothing itself.
+pub const COLUMNS: &str = "Columns: ";
+
 /// Reads every sheet of a workbook. Never panics on the file's account (calamine
 /// runs under the caller's `catch_unwind` as well).
 pub fn extract_sheets(bytes: &[u8], limits: &OfficeLimits) -> LocatedText {
@@ -163,7 +167,7 @@ impl Grid {
             let text = if r < header {
                 unique(cells.iter().map(|(_, c)| c.as_str())).join("; ")
             } else if r == header {
-                format!("Columns: {}", names.join("; "))
+                format!("{COLUMNS}{}", names.join("; "))
             } else {
                 cells
                     .iter()
