@@ -226,8 +226,8 @@ pub(super) fn is_datetime_line(t: &str) -> bool {
     datetime_len(t.as_bytes()) == Some(t.len())
 }
 
-/// Line ends with " on <timestamp>" (`Mara Quill <m@x.com> on 01/12/2000 07:16:42 PM`)
-/// or with a timestamp after a wide gap (`Odette K Varga @ NORTHWIND   11/15/2000 08:21 AM`).
+/// Line ends with " on <timestamp>" (`Mara Quill <m@x.com> on 03/09/2001 06:41:17 PM`)
+/// or with a timestamp after a wide gap (`Odette K Varga @ NORTHWIND   02/06/2001 09:47 AM`).
 pub(super) fn ends_with_datetime(t: &str) -> bool {
     let b = t.trim().as_bytes();
     (4..b.len()).any(|p| {

@@ -120,10 +120,10 @@ mod shapes {
 
     #[test]
     fn original_message_chain() {
-        let body = "Dear Ines:\n\nThank you for your e-mail of March 22nd.\n\nSincerely,\n\nHal Corwin\n\n\n\n -----Original Message-----\nFrom: \tInes.Marlow@example.net@NORTHWIND\nSent:\tThursday, March 22, 2001 4:27 PM\nTo:\tCorwin, Harold\nSubject:\tTom's Transfer\n\nMr. Corwin, I am writing this with some concern\n\n-----Original Message-----\nFrom: Someone\nolder text\n";
+        let body = "Dear Ines:\n\nMany thanks for your note of March 22nd.\n\nSincerely,\n\nHal Corwin\n\n\n\n -----Original Message-----\nFrom: \tInes.Marlow@example.net@NORTHWIND\nSent:\tThursday, March 22, 2001 4:27 PM\nTo:\tCorwin, Harold\nSubject:\tTom's Transfer\n\nMr. Corwin, I am writing this with some concern\n\n-----Original Message-----\nFrom: Someone\nolder text\n";
         authored(
             body,
-            "Thank you for your e-mail|Hal Corwin",
+            "Many thanks for your note|Hal Corwin",
             "Original|Ines.Marlow|concern|older",
         );
         assert!(text_of(body, Quoted).contains("older text"));
