@@ -8,7 +8,7 @@
 use super::asked_role::fit_role;
 use super::candidates::{candidates, Candidate};
 use super::compose::compose;
-use super::field_answer::{card_answer, card_field_first, is_card};
+use super::field_answer::{card_field_answers, card_field_first, names_nothing_asked};
 use super::message_asks::answer_first;
 use super::reader_input::reader_input;
 use super::select::features::{features, Context};
@@ -247,10 +247,7 @@ fn read_again(fusion: &Fusion, j: &mut Judgement, request: &AnswerRequest<'_>) -
         .iter()
         .map(|s| {
             let item = request.pack.items.get(s.candidate.item)?;
-            let fitting_field = is_card(item)
-                && card_answer(&s.candidate.text, request.question).is_some()
-                && names_the_event(&item.subject, request.question);
-            (!fitting_field)
+            (!card_field_answers(item, &s.candidate.text, request.question))
                 .then(|| reader_input(item, &s.candidate))
                 .flatten()
         })
@@ -296,16 +293,6 @@ fn lacks_needed_value(
     ))
 }
 
-/// Whether the question names a word of an invitation's subject (its event):
-/// "where is the glaze workshop?" of "Invitation: Glaze workshop".
-fn names_the_event(subject: &str, question: &crate::query::question::Question) -> bool {
-    subject
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() > 2 && !crate::lexicon::is_stop_word(&w.to_lowercase()))
-        .map(|w| crate::query::terms::stem(&w.to_lowercase()))
-        .any(|w| question.stems.contains(&w))
-}
-
 /// Whether the answer would lead with a table row (which the reader does not read)
 /// that neither has a field the question names nor holds a value it names: "who is
 /// the CEO?" is not answered by a row of a hiring plan.
@@ -316,9 +303,7 @@ fn leads_with_an_unnamed_row(j: &Judgement, request: &AnswerRequest<'_>) -> bool
             .items
             .get(best.candidate.item)
             .is_some_and(|i| i.fields);
-        record
-            && super::field_answer::field_answer(&best.candidate.text, request.question).is_none()
-            && super::field_answer::value_overlap(&best.candidate.text, request.question) == 0
+        record && names_nothing_asked(&best.candidate.text, request.question)
     })
 }
 

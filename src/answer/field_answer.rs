@@ -29,6 +29,27 @@ pub fn is_card(item: &crate::answer::evidence::EvidenceItem) -> bool {
             .is_some_and(|p| p == "event" || p.starts_with("event "))
 }
 
+/// Whether a line of an invitation's card answers the question by its form: its
+/// field is what the question asks for, and the question names the invitation's
+/// event ("where is the glaze workshop?" of "Invitation: Glaze workshop").
+pub fn card_field_answers(
+    item: &crate::answer::evidence::EvidenceItem,
+    line: &str,
+    question: &Question,
+) -> bool {
+    is_card(item)
+        && card_answer(line, question).is_some()
+        && crate::query::terms::stems(&item.subject)
+            .iter()
+            .any(|w| question.stems.contains(w))
+}
+
+/// Whether a record names nothing the question asks about: no field the question
+/// names and no value it names ("who is the CEO?" of a row of a hiring plan).
+pub fn names_nothing_asked(record: &str, question: &Question) -> bool {
+    field_answer(record, question).is_none() && value_overlap(record, question) == 0
+}
+
 /// Of an invitation card's lines, the one whose field the question's kind asks for
 /// (When for "when", Where for "where") goes first among the card's lines, and the
 /// lines of the other such fields go last: a "where" question is not answered by
