@@ -74,6 +74,7 @@ pub fn compose(
     if !question.expects.is_empty() && best.candidate.kind == CandidateKind::Sentence {
         let value = |s: &Scored| typed_value(&s.candidate.text, question, known_people);
         if let Some(v0) = value(best) {
+            let named = named_stems(&best.candidate.text, question);
             let later = scored
                 .iter()
                 .skip(1)
@@ -83,6 +84,9 @@ pub fn compose(
                 .filter(|s| key_of(s) != key_of(best))
                 .filter(|s| date_of(s).zip(date_of(best)).is_some_and(|(a, b)| a > b))
                 .filter(|s| value(s).is_some_and(|v| !same_value(&v, &v0)))
+                // It restates what is asked as fully as the earlier passage does: a
+                // later figure about something else replaces nothing.
+                .filter(|s| named_stems(&s.candidate.text, question) >= named)
                 // The latest message; of its passages, the best scored (the first).
                 .enumerate()
                 .max_by_key(|(i, s)| (date_of(s), std::cmp::Reverse(*i)))
@@ -231,6 +235,16 @@ pub fn compose(
         superseded,
         probability: best.probability,
     })
+}
+
+/// How many of the question's word stems `text` names, each once.
+fn named_stems(text: &str, question: &Question) -> usize {
+    let own: HashSet<String> = crate::query::terms::content_words(text)
+        .iter()
+        .map(|w| crate::query::terms::stem(w))
+        .collect();
+    let asked: HashSet<&String> = question.stems.iter().collect();
+    asked.into_iter().filter(|s| own.contains(*s)).count()
 }
 
 /// The participants who answer: the sender, or every recipient the selector backs
@@ -385,6 +399,56 @@ mod tests {
         assert!(sel
             .text
             .contains("Earlier, now superseded: \"The design review is on June 3.\" [1]"));
+        assert_eq!(sel.superseded, vec![1]);
+    }
+
+    #[test]
+    fn a_later_figure_about_something_else_replaces_nothing() {
+        let q = Question::read(
+            "How much do the tables for the fair cost?",
+            &AddressBook::default(),
+            0,
+        );
+        let mut early = item(
+            "The tables for the fair cost $240 from Corvid Hire.",
+            "Quill",
+        );
+        early.date = Some(1_000_000);
+        let mut late = item("Parking at the fair is $15 a car.", "Quill");
+        late.date = Some(2_000_000);
+        late.key = "later".into();
+        let pack = EvidencePack::build(vec![early, late], 1000);
+        let s = vec![
+            scored(
+                0,
+                "The tables for the fair cost $240 from Corvid Hire.",
+                0.9,
+            ),
+            scored(1, "Parking at the fair is $15 a car.", 0.8),
+        ];
+        let sel = compose(&s, &q, &pack, 0.5, &HashSet::new(), None).expect("answers");
+        assert!(sel.text.starts_with("$240 — "), "{}", sel.text);
+        assert!(sel.superseded.is_empty(), "{}", sel.text);
+        // Restating the tables, a later sum does replace it.
+        let mut later = item("The tables for the fair now cost $310.", "Quill");
+        later.date = Some(3_000_000);
+        later.key = "latest".into();
+        let mut early = item(
+            "The tables for the fair cost $240 from Corvid Hire.",
+            "Quill",
+        );
+        early.date = Some(1_000_000);
+        let pack = EvidencePack::build(vec![early, later], 1000);
+        let s = vec![
+            scored(
+                0,
+                "The tables for the fair cost $240 from Corvid Hire.",
+                0.9,
+            ),
+            scored(1, "The tables for the fair now cost $310.", 0.8),
+        ];
+        let sel = compose(&s, &q, &pack, 0.5, &HashSet::new(), None).expect("answers");
+        assert!(sel.text.starts_with("$310 — "), "{}", sel.text);
         assert_eq!(sel.superseded, vec![1]);
     }
 

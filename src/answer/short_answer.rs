@@ -11,14 +11,16 @@ use super::detect::{find_all, Found};
 use super::span::SpanLogits;
 use crate::lexicon::{month_number, DATE_JOINERS, VAGUE_TIME_WORDS};
 use crate::query::question::{AnswerKind, Question};
+use crate::query::terms::stem;
 use std::collections::HashSet;
 use std::ops::Range;
 
 /// The short answer of `text` (a candidate sentence) for `question`: None when the
-/// question asks for no kind of value. With the span head's reading of the sentence
-/// (`span`, over the sentence with its whitespace collapsed), its best span unless
-/// the question itself holds it; else the first value of the asked kind, None when
-/// the sentence holds none.
+/// question asks for no kind of value. A figure that counts what "how many" asks
+/// for ("14 rooms" for "how many rooms"), with the words it counts, is it; else, with the span head's reading
+/// of the sentence (`span`, over the sentence with its whitespace collapsed), its
+/// best span unless the question itself holds it; else the first value of the asked
+/// kind, None when the sentence holds none.
 pub fn short_answer(
     text: &str,
     question: &Question,
@@ -27,6 +29,9 @@ pub fn short_answer(
 ) -> Option<String> {
     if question.expects.is_empty() {
         return None;
+    }
+    if let Some(v) = counted_value(text, question, known) {
+        return Some(v);
     }
     span.and_then(|logits| {
         let (range, _) = logits.best()?;
@@ -40,6 +45,69 @@ pub fn short_answer(
         (!value.is_empty() && !asked).then(|| value.to_string())
     })
     .or_else(|| typed_value(text, question, known))
+}
+
+/// Whether a found figure counts what the question's "how many" asks for: one of
+/// the counted words follows it within two words ("14 rooms", "12 double rooms").
+fn counts_the_asked(text: &str, f: &Found, question: &Question) -> bool {
+    f.kind == AnswerKind::Quantity
+        && !question.counted.is_empty()
+        && text
+            .get(f.span.end..)
+            .unwrap_or("")
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(2)
+            .any(|w| question.counted.contains(&stem(&w.to_lowercase())))
+}
+
+/// The figure of `text` that counts what the question's "how many" asks for, with
+/// the words it counts ("14 rooms").
+fn counted_value(text: &str, question: &Question, known: &HashSet<String>) -> Option<String> {
+    let asked = question.question.to_lowercase();
+    find_all(text, known)
+        .into_iter()
+        .filter(|f| counts_the_asked(text, f, question))
+        .filter(|f| {
+            text.get(f.span.clone())
+                .is_some_and(|v| !asked.contains(&v.to_lowercase()))
+        })
+        .find_map(|f| {
+            // Through the last counted word of the two that follow.
+            let rest = text.get(f.span.end..)?;
+            let mut end = 0;
+            let mut seen = 0;
+            for (at, w) in word_spans(rest) {
+                seen += 1;
+                if seen > 2 {
+                    break;
+                }
+                if question.counted.contains(&stem(&w.to_lowercase())) {
+                    end = at + w.len();
+                }
+            }
+            text.get(f.span.start..f.span.end + end).map(one_line)
+        })
+}
+
+/// The words of `text` with their byte offsets.
+fn word_spans(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.extend(text.get(s..i).map(|w| (s, w)));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A byte range of the collapsed sentence, taken from that sentence.
@@ -106,9 +174,12 @@ pub fn typed_values(text: &str, question: &Question, known: &HashSet<String>) ->
             when_values(text, &found).into_iter().for_each(&mut push);
             continue;
         }
-        found
+        let mut of_kind: Vec<&Found> = found.iter().filter(|f| f.kind == *kind).collect();
+        // A figure that counts what "how many" asks for comes first (a stable sort
+        // keeps the text's order otherwise).
+        of_kind.sort_by_key(|f| !counts_the_asked(text, f, question));
+        of_kind
             .iter()
-            .filter(|f| f.kind == *kind)
             .filter_map(|f| text.get(f.span.clone()))
             .for_each(|v| push(v.to_string()));
     }
@@ -168,6 +239,41 @@ fn when_values(text: &str, found: &[Found]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::query::people::AddressBook;
+
+    #[test]
+    fn how_many_is_answered_by_the_figure_that_counts_it() {
+        let q = Question::read(
+            "How many rooms did we book at the inn?",
+            &AddressBook::default(),
+            0,
+        );
+        assert_eq!(q.counted, vec![stem("rooms")]);
+        let text = "The inn is 90 minutes north and is holding 14 rooms for us.";
+        assert_eq!(
+            typed_values(text, &q, &HashSet::new()),
+            vec!["14".to_string(), "90".to_string()]
+        );
+        assert_eq!(
+            short_answer(text, &q, &HashSet::new(), None).as_deref(),
+            Some("14 rooms")
+        );
+        // A word between the figure and what it counts.
+        let text = "They hold 3 nights and 12 double rooms.";
+        assert_eq!(
+            short_answer(text, &q, &HashSet::new(), None).as_deref(),
+            Some("12 double rooms")
+        );
+        // The question's own figure is not its answer.
+        let q = Question::read(
+            "How many of the 40 rooms are still free?",
+            &AddressBook::default(),
+            0,
+        );
+        assert_eq!(
+            short_answer("Of the 40 rooms, 9 are free.", &q, &HashSet::new(), None).as_deref(),
+            Some("9")
+        );
+    }
 
     #[test]
     fn a_short_date_is_the_whole_and_most_specific_expression() {

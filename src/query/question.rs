@@ -106,6 +106,9 @@ pub struct Question {
     /// The phrase after "what"/"which", as stems, its head last ("which hotel" →
     /// hotel).
     pub focus: Vec<String>,
+    /// What "how many" counts, as stems ("how many double rooms did we book" →
+    /// double, room): the figure that answers is the one these words follow.
+    pub counted: Vec<String>,
     /// The kinds of value that would answer it.
     pub expects: Vec<AnswerKind>,
     /// The kinds of value it cannot be answered without, when it asks for one that
@@ -191,6 +194,7 @@ impl Question {
             attachment,
             folder,
             focus: focus_words.iter().map(|w| stem(w)).collect(),
+            counted: counted_words(&ws),
             expects,
             needs,
             slots: slots(question),
@@ -386,6 +390,18 @@ fn slots(question: &str) -> Vec<Slot> {
         sentence_start = raw.ends_with(['.', '?', '!', ':']);
     }
     out
+}
+
+/// The words "how many" counts, up to the first stop word, as stems.
+fn counted_words(ws: &[String]) -> Vec<String> {
+    let Some(at) = ws.windows(2).position(|w| w[0] == "how" && w[1] == "many") else {
+        return Vec::new();
+    };
+    ws[at + 2..]
+        .iter()
+        .take_while(|w| !crate::lexicon::is_stop_word(w))
+        .map(|w| stem(w))
+        .collect()
 }
 
 pub(super) fn words(text: &str) -> Vec<String> {
