@@ -6,7 +6,9 @@
 
 use super::candidates::CandidateKind;
 use super::evidence::{EvidencePack, Role};
-use super::field_answer::{card_answer, field_answer, is_card, value_overlap};
+use super::field_answer::{
+    card_answer, card_field_answers, field_answer, is_card, labelled_line_answers, value_overlap,
+};
 use super::reader_input::reader_input;
 use super::select::Scored;
 use super::short_answer::{short_answer, typed_value};
@@ -60,6 +62,12 @@ pub fn compose(
             .unwrap_or_default()
     };
     let date_of = |s: &Scored| pack.items.get(s.candidate.item).and_then(|i| i.date);
+    let by_form = |s: &Scored| {
+        pack.items.get(s.candidate.item).is_some_and(|i| {
+            card_field_answers(i, &s.candidate.text, question)
+                || labelled_line_answers(i, &s.candidate.text, question)
+        })
+    };
 
     if let CandidateKind::Participant { role, .. } = best.candidate.kind {
         return Some(participants(scored, best, role, threshold, question, pack));
@@ -87,6 +95,8 @@ pub fn compose(
                 // It restates what is asked as fully as the earlier passage does: a
                 // later figure about something else replaces nothing.
                 .filter(|s| named_stems(&s.candidate.text, question) >= named)
+                // A line that answers by its form gives way only to another such.
+                .filter(|s| !by_form(best) || by_form(s))
                 // The latest message; of its passages, the best scored (the first).
                 .enumerate()
                 .max_by_key(|(i, s)| (date_of(s), std::cmp::Reverse(*i)))

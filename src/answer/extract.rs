@@ -8,7 +8,10 @@
 use super::asked_role::fit_role;
 use super::candidates::{candidates, Candidate};
 use super::compose::compose;
-use super::field_answer::{card_field_answers, card_field_first, names_nothing_asked};
+use super::field_answer::{
+    card_field_answers, card_field_first, labelled_line_answers, labelled_line_first,
+    names_nothing_asked,
+};
 use super::message_asks::answer_first;
 use super::reader_input::reader_input;
 use super::select::features::{features, Context};
@@ -156,6 +159,7 @@ impl Answerer for ExtractiveAnswerer {
             return Ok(Draft::NoAnswer("the evidence holds no passage".to_string()));
         }
         card_field_first(&mut j.scored, request.pack, request.question);
+        labelled_line_first(&mut j.scored, request.pack, request.question);
         let fusion = Fusion::shipped().filter(|_| request.read.is_some());
         let threshold = j.threshold * fusion.map_or(1.0, |f| f.trust);
         let of_message = request.question.asks_of_the_message();
@@ -240,14 +244,24 @@ impl Answerer for ExtractiveAnswerer {
 fn read_again(fusion: &Fusion, j: &mut Judgement, request: &AnswerRequest<'_>) -> Option<String> {
     let read = request.read?;
     let n = fusion.reads(j);
-    // A line of an invitation's card whose field is what the question asks for
-    // ("Where: ..." for "where is it?") answers by its form; the reader, which learnt
-    // from prose, reads the rest.
+    let by_form = |s: &crate::answer::select::Scored| {
+        request
+            .pack
+            .items
+            .get(s.candidate.item)
+            .is_some_and(|item| {
+                card_field_answers(item, &s.candidate.text, request.question)
+                    || labelled_line_answers(item, &s.candidate.text, request.question)
+            })
+    };
+    // A line of an invitation's card, or a labelled line of a message, whose field
+    // is what the question asks for ("Where: ..." for "where is it?") answers by its
+    // form; the reader, which learnt from prose, reads the rest.
     let inputs: Vec<Option<ReaderInput>> = j.scored[..n]
         .iter()
         .map(|s| {
             let item = request.pack.items.get(s.candidate.item)?;
-            (!card_field_answers(item, &s.candidate.text, request.question))
+            (!by_form(s))
                 .then(|| reader_input(item, &s.candidate))
                 .flatten()
         })
@@ -258,7 +272,13 @@ fn read_again(fusion: &Fusion, j: &mut Judgement, request: &AnswerRequest<'_>) -
         .iter()
         .map(|i| i.as_ref().and_then(|_| scores.next()))
         .collect();
-    if fusion.apply(j, &logits) {
+    let quotable = fusion.apply(j, &logits);
+    // A line that answers by its form, among those read, leads.
+    if let Some(at) = j.scored[..n.min(j.scored.len())].iter().position(by_form) {
+        j.scored[..=at].rotate_right(1);
+        return None;
+    }
+    if quotable {
         None
     } else {
         Some("the reader finds no sentence of the evidence that answers it".to_string())

@@ -2,6 +2,7 @@
 //! "Course: Weaving; Spring Fee: 120; Seats: 8"): the value of the field whose
 //! name the question uses, leaving out values the question already gives.
 
+use crate::lexicon::{focus_type, FocusType};
 use crate::query::question::{Question, QuestionType};
 use crate::query::terms::stem;
 
@@ -42,6 +43,85 @@ pub fn card_field_answers(
         && crate::query::terms::stems(&item.subject)
             .iter()
             .any(|w| question.stems.contains(w))
+}
+
+/// Whether a labelled line of a message's own text ("- Venue: Lakeview Lodge,
+/// ...", "Deadline: May 2") answers the question by its form, as a card's field
+/// does: its label names the kind of thing the question asks for (a place for
+/// "where", a day or time for "when", a sum for "how much", or the question's focus
+/// noun), and every word the question says of its topic is in the line or the
+/// message's subject ("where is the offsite?" of "Team offsite - April planning";
+/// not "where is the offsite dinner?"). Quoted and forwarded passages do not count.
+pub fn labelled_line_answers(
+    item: &crate::answer::evidence::EvidenceItem,
+    line: &str,
+    question: &Question,
+) -> bool {
+    if item.attachment.is_some() || item.origin.is_some() {
+        return false;
+    }
+    let Some((label, value)) = labelled(line) else {
+        return false;
+    };
+    let Some(head) = label.split_whitespace().last().map(str::to_lowercase) else {
+        return false;
+    };
+    let kind = focus_type(&head);
+    let fits = match question.qtype {
+        QuestionType::Where => kind == Some(FocusType::Place),
+        QuestionType::When => matches!(kind, Some(FocusType::Date | FocusType::Time)),
+        QuestionType::HowMuch => kind == Some(FocusType::Money),
+        _ => false,
+    } || question.focus.last().is_some_and(|f| *f == stem(&head));
+    if !fits || value.is_empty() {
+        return false;
+    }
+    let said: Vec<String> = crate::query::terms::stems(&format!("{} {line}", item.subject));
+    !question.stems.is_empty() && question.stems.iter().all(|w| said.contains(w))
+}
+
+/// A labelled line that answers by its form ([`labelled_line_answers`]) moves up to
+/// where its message's first candidate was: the trees weigh a line by the question's
+/// words, and "where" is not a word that "Venue:" shares.
+pub fn labelled_line_first(
+    scored: &mut [crate::answer::select::Scored],
+    pack: &crate::answer::evidence::EvidencePack,
+    question: &Question,
+) {
+    let key = |s: &crate::answer::select::Scored| {
+        pack.items
+            .get(s.candidate.item)
+            .map(|i| i.key.as_str())
+            .unwrap_or("")
+    };
+    let answers = |s: &crate::answer::select::Scored| {
+        pack.items
+            .get(s.candidate.item)
+            .is_some_and(|i| labelled_line_answers(i, &s.candidate.text, question))
+    };
+    let mut i = 0;
+    while i < scored.len() {
+        if !answers(&scored[i]) {
+            let here = key(&scored[i]);
+            if let Some(j) =
+                (i + 1..scored.len()).find(|&j| key(&scored[j]) == here && answers(&scored[j]))
+            {
+                scored[i..=j].rotate_right(1);
+            }
+        }
+        i += 1;
+    }
+}
+
+/// A line's label and value: "Venue: Lakeview Lodge" → ("Venue", "Lakeview Lodge"),
+/// a leading bullet left out; the label is one to three words of letters.
+fn labelled(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim_start_matches(|c: char| c.is_whitespace() || "-*•>".contains(c));
+    let (label, value) = line.split_once(':')?;
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let fine =
+        (1..=3).contains(&words.len()) && words.iter().all(|w| w.chars().all(char::is_alphabetic));
+    fine.then(|| (label.trim(), value.trim()))
 }
 
 /// Whether a record names nothing the question asks about: no field the question
@@ -172,6 +252,48 @@ mod tests {
             card_answer("Where: Ranger hut", &analyze("Where is the briefing?")).as_deref(),
             Some("Ranger hut")
         );
+    }
+
+    #[test]
+    fn a_labelled_line_answers_what_its_label_names_of_its_subject() {
+        let mut item = crate::answer::evidence::item("", "Mira");
+        item.subject = "Re: Spring retreat plans".into();
+        let venue = "- Venue: Tern Island Inn, a short ferry ride away";
+        let answers = |line: &str, q: &str| labelled_line_answers(&item, line, &analyze(q));
+        assert!(answers(venue, "where is the retreat?"));
+        assert!(answers("Dates: May 12-13", "when is the retreat?"));
+        assert!(answers(
+            "* Budget: $9,400 all-in",
+            "how much is the retreat budget?"
+        ));
+        assert!(answers(venue, "what's the retreat venue?"));
+        // The label is not what is asked, or the question says more than the line
+        // and its subject do.
+        assert!(!answers(venue, "when is the retreat?"));
+        assert!(!answers(venue, "where is the retreat dinner?"));
+        assert!(!answers("Note: bring boots", "where is the retreat?"));
+        // Not a label: a clock time, or a sentence before its colon.
+        assert!(!answers(
+            "At 3:15 we met at the inn",
+            "when is the retreat?"
+        ));
+        assert!(!answers(
+            "The venue for the whole spring retreat is: Tern Island Inn",
+            "where is the retreat?"
+        ));
+        // Quoted or forwarded text is not the message's own.
+        let mut forwarded = item.clone();
+        forwarded.origin = Some(crate::answer::evidence::Attribution {
+            author: "Someone".into(),
+            date: None,
+            timestamp: None,
+            how: "forwarded".into(),
+        });
+        assert!(!labelled_line_answers(
+            &forwarded,
+            venue,
+            &analyze("where is the retreat?")
+        ));
     }
 
     #[test]
