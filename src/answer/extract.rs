@@ -10,7 +10,7 @@ use super::candidates::{candidates, Candidate};
 use super::compose::compose;
 use super::field_answer::{
     card_field_answers, card_field_first, labelled_line_answers, labelled_line_first,
-    names_nothing_asked,
+    labels_something_else, names_nothing_asked,
 };
 use super::message_asks::answer_first;
 use super::reader_input::reader_input;
@@ -225,6 +225,9 @@ impl Answerer for ExtractiveAnswerer {
                 if let Some(why) = lacks_needed_value(&j, request.question, &selection.text) {
                     return Ok(Draft::NoAnswer(why));
                 }
+                if let Some(why) = leads_with_another_things_line(&j, request) {
+                    return Ok(Draft::NoAnswer(why));
+                }
                 if leads_with_an_unnamed_row(&j, request) {
                     return Ok(Draft::NoAnswer(
                         "the table row found names nothing the question asks about".to_string(),
@@ -325,6 +328,18 @@ fn leads_with_an_unnamed_row(j: &Judgement, request: &AnswerRequest<'_>) -> bool
             .is_some_and(|i| i.fields);
         record && names_nothing_asked(&best.candidate.text, request.question)
     })
+}
+
+/// Why the answer may not lead with a labelled line of a message that gives the
+/// asked kind of value of another thing ("Grant date: ..." for the valuation's date).
+fn leads_with_another_things_line(j: &Judgement, request: &AnswerRequest<'_>) -> Option<String> {
+    let best = j.scored.first()?;
+    let item = request.pack.items.get(best.candidate.item)?;
+    let prose = best.candidate.kind == super::candidates::CandidateKind::Sentence
+        && !item.fields
+        && !super::field_answer::is_card(item);
+    (prose && labels_something_else(&best.candidate.text, request.question))
+        .then(|| "the line found gives that of something the question does not name".to_string())
 }
 
 /// Term weights (inverse document frequency) of stems, from a document-frequency

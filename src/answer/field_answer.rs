@@ -66,18 +66,40 @@ pub fn labelled_line_answers(
     let Some(head) = label.split_whitespace().last().map(str::to_lowercase) else {
         return false;
     };
-    let kind = focus_type(&head);
-    let fits = match question.qtype {
-        QuestionType::Where => kind == Some(FocusType::Place),
-        QuestionType::When => matches!(kind, Some(FocusType::Date | FocusType::Time)),
-        QuestionType::HowMuch => kind == Some(FocusType::Money),
-        _ => false,
-    } || question.focus.last().is_some_and(|f| *f == stem(&head));
-    if !fits || value.is_empty() {
+    if !label_fits(&head, question) || value.is_empty() {
         return false;
     }
     let said: Vec<String> = crate::query::terms::stems(&format!("{} {line}", item.subject));
     !question.stems.is_empty() && question.stems.iter().all(|w| said.contains(w))
+}
+
+/// Whether a label's head noun names what the question asks for: a place for
+/// "where", a day or time for "when", a sum for "how much", or its focus noun.
+fn label_fits(head: &str, question: &Question) -> bool {
+    let kind = focus_type(head);
+    let of_kind = match question.qtype {
+        QuestionType::Where => kind == Some(FocusType::Place),
+        QuestionType::When => matches!(kind, Some(FocusType::Date | FocusType::Time)),
+        QuestionType::HowMuch => kind == Some(FocusType::Money),
+        _ => false,
+    };
+    of_kind || question.focus.last().is_some_and(|f| *f == stem(head))
+}
+
+/// Whether a labelled line gives what is asked of another thing: its label's head
+/// names the kind asked for, and the words before it name something the question
+/// does not ("Grant date: February 1" for "when was the valuation?").
+pub fn labels_something_else(line: &str, question: &Question) -> bool {
+    let Some((label, _)) = labelled(line) else {
+        return false;
+    };
+    let words: Vec<String> = label.split_whitespace().map(str::to_lowercase).collect();
+    let Some((head, before)) = words.split_last() else {
+        return false;
+    };
+    !before.is_empty()
+        && label_fits(head, question)
+        && before.iter().all(|w| !question.stems.contains(&stem(w)))
 }
 
 /// A labelled line that answers by its form ([`labelled_line_answers`]) moves up to
@@ -293,6 +315,32 @@ mod tests {
             &forwarded,
             venue,
             &analyze("where is the retreat?")
+        ));
+    }
+
+    #[test]
+    fn a_label_naming_another_thing_gives_its_value_not_the_one_asked() {
+        let grant = "- Grant date: February 1, 2024";
+        assert!(labels_something_else(
+            grant,
+            &analyze("when was the valuation done?")
+        ));
+        assert!(!labels_something_else(
+            grant,
+            &analyze("when were the options granted?")
+        ));
+        // A bare kind noun, or a label of another kind, names no other thing.
+        assert!(!labels_something_else(
+            "Date: March 3",
+            &analyze("when is the fair?")
+        ));
+        assert!(!labels_something_else(
+            grant,
+            &analyze("where is the fair?")
+        ));
+        assert!(!labels_something_else(
+            "The fair is on March 3",
+            &analyze("when is the fair?")
         ));
     }
 
