@@ -197,6 +197,26 @@ pub fn compose(
         }
     }
 
+    // A lead that ends in a colon announces what follows ("please note a change of
+    // place for Friday's session:"): the next sentence of its passage is quoted too.
+    let follower = primary
+        .candidate
+        .text
+        .trim_end()
+        .ends_with(':')
+        .then(|| {
+            scored.iter().find(|s| {
+                s.candidate.kind == CandidateKind::Sentence
+                    && s.candidate.item == primary.candidate.item
+                    && s.candidate.position == primary.candidate.position + 1
+            })
+        })
+        .flatten();
+    if let Some(f) = follower {
+        chosen.retain(|c| !std::ptr::eq(*c, f));
+        chosen.insert(1, f);
+    }
+
     let logits = span
         .filter(|_| !question.expects.is_empty())
         .and_then(|read| {
@@ -215,6 +235,11 @@ pub fn compose(
         .flatten()
     {
         Some(value)
+    } else if let Some(f) =
+        follower.filter(|_| typed_value(&primary.candidate.text, question, known_people).is_none())
+    {
+        // The value is in what the colon announces.
+        short_answer(&f.candidate.text, question, known_people, None)
     } else {
         short_answer(
             &primary.candidate.text,
@@ -224,11 +249,18 @@ pub fn compose(
         )
     };
     let mut lines = Vec::new();
+    // The short answer leads the first quote that holds it: the lead's, or the
+    // sentence its colon announces.
+    let mut led = false;
     for (i, s) in chosen.iter().enumerate() {
         let quote = one_line(&s.candidate.text);
         let n = n_of(s);
-        lines.push(match (&short, i) {
-            (Some(v), 0) if quote.contains(v.as_str()) => format!("{v} — \"{quote}\" [{n}]"),
+        let may_lead = i == 0 || follower.is_some_and(|f| std::ptr::eq(*s, f));
+        lines.push(match &short {
+            Some(v) if !led && may_lead && quote.contains(v.as_str()) => {
+                led = true;
+                format!("{v} — \"{quote}\" [{n}]")
+            }
             _ => format!("\"{quote}\" [{n}]"),
         });
     }
@@ -410,6 +442,51 @@ mod tests {
             .text
             .contains("Earlier, now superseded: \"The design review is on June 3.\" [1]"));
         assert_eq!(sel.superseded, vec![1]);
+    }
+
+    #[test]
+    fn a_lead_ending_in_a_colon_quotes_what_it_announces() {
+        let q = Question::read(
+            "where is the tuesday workshop now?",
+            &AddressBook::default(),
+            0,
+        );
+        let text = "Please note a change of place for the Tuesday workshop:\nWe will now meet in Room 4B. Lunch is at noon.";
+        let pack = EvidencePack::build(vec![item(text, "Quill")], 1000);
+        let cands = crate::answer::candidates::candidates(&pack);
+        let at = |needle: &str| {
+            cands
+                .iter()
+                .find(|c| c.text.starts_with(needle))
+                .cloned()
+                .expect("a sentence")
+        };
+        let s = vec![
+            Scored {
+                candidate: at("Please note"),
+                score: 1.0,
+                probability: 0.9,
+            },
+            Scored {
+                candidate: at("Lunch"),
+                score: 0.5,
+                probability: 0.3,
+            },
+            Scored {
+                candidate: at("We will"),
+                score: 0.1,
+                probability: 0.1,
+            },
+        ];
+        let sel = compose(&s, &q, &pack, 0.5, &HashSet::new(), None).expect("answers");
+        let lines: Vec<&str> = sel.text.lines().collect();
+        assert!(lines[0].starts_with("\"Please note"), "{}", sel.text);
+        assert!(
+            lines[1].contains("We will now meet in Room 4B."),
+            "{}",
+            sel.text
+        );
+        assert!(!sel.text.contains("Lunch"), "{}", sel.text);
     }
 
     #[test]

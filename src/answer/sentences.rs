@@ -33,6 +33,7 @@ pub fn sentences(text: &str) -> Vec<SentenceSpan> {
                 let ends = next.is_none_or(|n| n == b' ' || n == b'\n' || n == b'\r' || n == b'"');
                 ends && !(b == b'.' && is_abbreviation(&text[start..i]))
                     && !(b == b'.' && follows_digit_and_precedes_digit(bytes, i))
+                    && !(b == b'.' && initials_within_a_sentence(text, start, i))
             }
             b'\n' => {
                 // A blank line always ends a sentence; a single break ends one when the
@@ -118,6 +119,29 @@ fn is_abbreviation(before: &str) -> bool {
         || ABBREVIATIONS.contains(&word.as_str())
 }
 
+/// "Enron Energia B.V. has changed", "the U.S. market": dotted initials that the
+/// sentence goes on after, in lower case or with a figure. Before a capital they
+/// may end it ("... in the U.S. Then we left.").
+fn initials_within_a_sentence(text: &str, start: usize, i: usize) -> bool {
+    let word = text
+        .get(start..i)
+        .unwrap_or("")
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
+    let letters: Vec<&str> = word.split('.').collect();
+    let initials = letters.len() >= 2
+        && letters
+            .iter()
+            .all(|l| l.chars().count() == 1 && l.chars().all(char::is_alphabetic));
+    let goes_on = text
+        .get(i + 1..)
+        .unwrap_or("")
+        .trim_start()
+        .starts_with(|c: char| c.is_lowercase() || c.is_ascii_digit());
+    initials && goes_on
+}
+
 fn follows_digit_and_precedes_digit(bytes: &[u8], i: usize) -> bool {
     i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit())
 }
@@ -139,6 +163,19 @@ mod tests {
                 "Mr. Lay will call at 3 p.m. tomorrow.",
                 "The price is $2.50 per MMBtu!",
                 "Agreed?"
+            ]
+        );
+    }
+
+    #[test]
+    fn dotted_initials_end_a_sentence_only_before_a_capital() {
+        let t = "The number for Lakeside Holdings B.V. has changed to 88. We sold Lakeside B.V. The board met.";
+        assert_eq!(
+            texts(t),
+            vec![
+                "The number for Lakeside Holdings B.V. has changed to 88.",
+                "We sold Lakeside B.V.",
+                "The board met."
             ]
         );
     }
