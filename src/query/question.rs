@@ -207,12 +207,26 @@ impl Question {
     /// search (a folder, an explicit date, a correspondent named in full). Softer
     /// features go to retrieval as hints. No string is built and parsed again.
     pub fn search_query(&self, with_filters: bool, threads: &[String]) -> Query {
+        // A word's other spelling ("organised", "organized") is searched beside it.
+        let term = |w: &str| {
+            let variants = crate::lexicon::spelling_variants(w);
+            if variants.is_empty() {
+                Query::Term(w.to_string())
+            } else {
+                Query::Or(
+                    std::iter::once(w.to_string())
+                        .chain(variants)
+                        .map(Query::Term)
+                        .collect(),
+                )
+            }
+        };
         let mut parts: Vec<Query> = self
             .text
             .split_whitespace()
             .map(|w| w.trim_matches('$'))
             .filter(|w| !w.is_empty())
-            .map(|w| Query::Term(w.to_string()))
+            .map(term)
             .collect();
         if parts.is_empty() {
             parts.extend(content_words(&self.question).into_iter().map(Query::Term));
@@ -529,6 +543,21 @@ mod tests {
                 ("Lopez", SlotKind::Name),
                 ("250", SlotKind::Number),
             ]
+        );
+    }
+
+    #[test]
+    fn a_word_is_searched_in_both_its_spellings() {
+        let q = Question::read("who organised the picnic?", &AddressBook::default(), 0);
+        assert_eq!(
+            q.search_query(true, &[]),
+            Query::And(vec![
+                Query::Or(vec![
+                    Query::Term("organised".into()),
+                    Query::Term("organized".into())
+                ]),
+                Query::Term("picnic".into()),
+            ])
         );
     }
 

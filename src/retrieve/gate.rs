@@ -91,11 +91,22 @@ pub fn term_coverage(question_terms: &[String], text: &str) -> f32 {
         return 0.0;
     }
     let lower = text.to_lowercase();
-    let found = question_terms
+    // A word and its other spellings ("organised", "organized") are one term.
+    let mut terms: Vec<Vec<&str>> = Vec::new();
+    for t in question_terms {
+        match terms
+            .iter_mut()
+            .find(|g| crate::lexicon::spelling_variants(g[0]).contains(t))
+        {
+            Some(group) => group.push(t),
+            None => terms.push(vec![t]),
+        }
+    }
+    let found = terms
         .iter()
-        .filter(|t| lower.contains(t.as_str()))
+        .filter(|g| g.iter().any(|t| lower.contains(t)))
         .count();
-    found as f32 / question_terms.len() as f32
+    found as f32 / terms.len() as f32
 }
 
 /// Lowercased words of a question without stop words, for coverage.
@@ -112,6 +123,16 @@ pub fn content_terms(question: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_and_its_other_spelling_count_once() {
+        let terms = content_terms("organised organized picnic");
+        assert_eq!(
+            term_coverage(&terms, "The picnic was organized by Ana."),
+            1.0
+        );
+        assert_eq!(term_coverage(&terms, "The picnic is on Sunday."), 0.5);
+    }
 
     #[test]
     fn strong_evidence_passes_and_weak_fails() {
