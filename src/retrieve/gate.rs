@@ -102,9 +102,16 @@ pub fn term_coverage(question_terms: &[String], text: &str) -> f32 {
             None => terms.push(vec![t]),
         }
     }
+    // Written in another form of the word ("organizer" for "organized") counts too.
+    let stems: std::collections::HashSet<String> = crate::query::terms::stems(&lower)
+        .into_iter()
+        .collect();
     let found = terms
         .iter()
-        .filter(|g| g.iter().any(|t| lower.contains(t)))
+        .filter(|g| {
+            g.iter()
+                .any(|t| lower.contains(t) || stems.contains(&crate::query::terms::stem(t)))
+        })
         .count();
     found as f32 / terms.len() as f32
 }
@@ -132,6 +139,8 @@ mod tests {
             1.0
         );
         assert_eq!(term_coverage(&terms, "The picnic is on Sunday."), 0.5);
+        // Another form of the word.
+        assert_eq!(term_coverage(&terms, "Ana is the picnic's organizer."), 1.0);
     }
 
     #[test]
