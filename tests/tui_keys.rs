@@ -227,8 +227,19 @@ fn scoped_question_and_opening_the_cited_message_in_the_reader() {
     assert_eq!(h.app.mode(), Mode::Reader);
     let screen = h.screen();
     assert!(screen.contains("quotes folded"), "{screen}");
+    // The cited line, "- Strike price: $14.50 per share ...", is marked in the
+    // message (its words are also said in the prose above it, unmarked).
+    let cited = screen
+        .lines()
+        .position(|l| {
+            l.chars()
+                .take(47)
+                .collect::<String>()
+                .contains("- Strike price:")
+        })
+        .expect("the cited line is shown in the reader") as u16;
     assert_eq!(
-        h.bg_within("14.50", 0, 0, 47),
+        h.bg_within("14.50", cited, 0, 47),
         Some(Color::Yellow),
         "{screen}"
     );

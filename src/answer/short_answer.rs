@@ -9,7 +9,7 @@
 
 use super::detect::{find_all, Found};
 use super::span::SpanLogits;
-use crate::lexicon::{month_number, DATE_JOINERS, VAGUE_TIME_WORDS};
+use crate::lexicon::{month_number, CHANGE_VERBS, DATE_JOINERS, VAGUE_TIME_WORDS};
 use crate::query::question::{AnswerKind, Question};
 use crate::query::terms::stem;
 use std::collections::HashSet;
@@ -45,6 +45,29 @@ pub fn short_answer(
         (!value.is_empty() && !asked).then(|| value.to_string())
     })
     .or_else(|| typed_value(text, question, known))
+    .map(|v| changed_to(text, &v, known).unwrap_or(v))
+}
+
+/// The value that replaced `value` when the sentence says so ("has changed from 45B
+/// to 1627" gives 1627 for 45B): a verb of change within three words before "from
+/// {value} to", and a value right after "to".
+fn changed_to(text: &str, value: &str, known: &HashSet<String>) -> Option<String> {
+    let line = one_line(text);
+    let at = line.find(&format!("from {value} to "))?;
+    let changed = line[..at]
+        .split_whitespace()
+        .rev()
+        .take(3)
+        .any(|w| CHANGE_VERBS.contains(&w.to_lowercase().as_str()));
+    if !changed {
+        return None;
+    }
+    let after = at + "from ".len() + value.len() + " to ".len();
+    find_all(&line, known)
+        .into_iter()
+        .find(|f| f.span.start == after)
+        .and_then(|f| line.get(f.span.clone()))
+        .map(str::to_string)
 }
 
 /// Whether a found figure counts what the question's "how many" asks for: one of
@@ -239,6 +262,25 @@ fn when_values(text: &str, found: &[Found]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::query::people::AddressBook;
+
+    #[test]
+    fn a_value_changed_to_another_gives_the_new_one() {
+        let q = Question::read(
+            "what is the new budget for the fair?",
+            &AddressBook::default(),
+            0,
+        );
+        let short = |t: &str| short_answer(t, &q, &HashSet::new(), None);
+        assert_eq!(
+            short("The fair's budget has changed from $4,000 to $5,500.").as_deref(),
+            Some("$5,500")
+        );
+        // Without a verb of change, "from ... to" is a range.
+        assert_eq!(
+            short("Tickets for the fair run from $40 to $90.").as_deref(),
+            Some("$40")
+        );
+    }
 
     #[test]
     fn how_many_is_answered_by_the_figure_that_counts_it() {

@@ -48,3 +48,15 @@ pub const REVISION_CUES: &[&str] = &[
     "correction", "corrected", "revised", "revision", "updated", "update", "moved",
     "rescheduled", "changed", "instead", "now", "new", "final", "postponed", "pushed",
 ];
+
+/// Verbs that move a value "from" one "to" another ("has changed from 45B to 1627",
+/// "the rent rose from $900 to $950"): the value after "to" is the one that stands.
+#[rustfmt::skip]
+pub const CHANGE_VERBS: &[&str] = &[
+    "change", "changed", "changes", "move", "moved", "moves", "raise", "raised",
+    "increase", "increased", "reduce", "reduced", "lower", "lowered", "cut",
+    "reschedule", "rescheduled", "shift", "shifted", "push", "pushed", "switch",
+    "switched", "update", "updated", "revise", "revised", "bump", "bumped", "drop",
+    "dropped", "rose", "risen", "fell", "fallen", "went", "gone", "jumped", "slipped",
+    "postponed", "extended",
+];

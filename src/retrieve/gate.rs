@@ -103,9 +103,8 @@ pub fn term_coverage(question_terms: &[String], text: &str) -> f32 {
         }
     }
     // Written in another form of the word ("organizer" for "organized") counts too.
-    let stems: std::collections::HashSet<String> = crate::query::terms::stems(&lower)
-        .into_iter()
-        .collect();
+    let stems: std::collections::HashSet<String> =
+        crate::query::terms::stems(&lower).into_iter().collect();
     let found = terms
         .iter()
         .filter(|g| {
