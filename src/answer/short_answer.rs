@@ -68,6 +68,14 @@ fn changed_to(text: &str, value: &str, known: &HashSet<String>) -> Option<String
         .find(|f| f.span.start == after)
         .and_then(|f| line.get(f.span.clone()))
         .map(str::to_string)
+        .or_else(|| {
+            // A code or figure no detector types ("45B to 1627"): the word after "to",
+            // when both hold a digit.
+            let next = line.get(after..)?.split_whitespace().next()?;
+            let next = next.trim_end_matches(['.', ',', ';', ':', ')']);
+            let digit = |s: &str| s.chars().any(|c| c.is_ascii_digit());
+            (digit(value) && digit(next)).then(|| next.to_string())
+        })
 }
 
 /// Whether a found figure counts what the question's "how many" asks for: one of
@@ -274,6 +282,15 @@ mod tests {
         assert_eq!(
             short("The fair's budget has changed from $4,000 to $5,500.").as_deref(),
             Some("$5,500")
+        );
+        assert_eq!(
+            changed_to(
+                "The fair's code has changed from 7C to 1140.",
+                "7C",
+                &HashSet::new()
+            )
+            .as_deref(),
+            Some("1140")
         );
         // Without a verb of change, "from ... to" is a range.
         assert_eq!(
