@@ -197,8 +197,8 @@ pub fn compose(
         }
     }
 
-    // A lead that ends in a colon announces what follows ("please note a change of
-    // place for Friday's session:"): the next sentence of its passage is quoted too.
+    // A lead that ends in a colon announces what follows ("the workshop moves to a
+    // new room:"): the next sentence of its passage is quoted too.
     let follower = primary
         .candidate
         .text

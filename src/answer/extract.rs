@@ -331,7 +331,7 @@ fn leads_with_an_unnamed_row(j: &Judgement, request: &AnswerRequest<'_>) -> bool
 }
 
 /// Why the answer may not lead with a labelled line of a message that gives the
-/// asked kind of value of another thing ("Grant date: ..." for the valuation's date).
+/// asked kind of value of another thing ("Booking date: ..." for the inspection's date).
 fn leads_with_another_things_line(j: &Judgement, request: &AnswerRequest<'_>) -> Option<String> {
     let best = j.scored.first()?;
     let item = request.pack.items.get(best.candidate.item)?;

@@ -45,13 +45,13 @@ pub fn card_field_answers(
             .any(|w| question.stems.contains(w))
 }
 
-/// Whether a labelled line of a message's own text ("- Venue: Lakeview Lodge,
+/// Whether a labelled line of a message's own text ("- Venue: Tern Island Inn,
 /// ...", "Deadline: May 2") answers the question by its form, as a card's field
 /// does: its label names the kind of thing the question asks for (a place for
 /// "where", a day or time for "when", a sum for "how much", or the question's focus
 /// noun), and every word the question says of its topic is in the line or the
-/// message's subject ("where is the offsite?" of "Team offsite - April planning";
-/// not "where is the offsite dinner?"). Quoted and forwarded passages do not count.
+/// message's subject ("where is the retreat?" of "Spring retreat - first plan";
+/// not "where is the retreat dinner?"). Quoted and forwarded passages do not count.
 pub fn labelled_line_answers(
     item: &crate::answer::evidence::EvidenceItem,
     line: &str,
@@ -88,7 +88,7 @@ fn label_fits(head: &str, question: &Question) -> bool {
 
 /// Whether a labelled line gives what is asked of another thing: its label's head
 /// names the kind asked for, and the words before it name something the question
-/// does not ("Grant date: February 1" for "when was the valuation?").
+/// does not ("Booking date: March 3" for "when was the inspection?").
 pub fn labels_something_else(line: &str, question: &Question) -> bool {
     let Some((label, _)) = labelled(line) else {
         return false;
@@ -135,7 +135,7 @@ pub fn labelled_line_first(
     }
 }
 
-/// A line's label and value: "Venue: Lakeview Lodge" → ("Venue", "Lakeview Lodge"),
+/// A line's label and value: "Venue: Tern Island Inn" → ("Venue", "Tern Island Inn"),
 /// a leading bullet left out; the label is one to three words of letters.
 fn labelled(line: &str) -> Option<(&str, &str)> {
     let line = line.trim_start_matches(|c: char| c.is_whitespace() || "-*•>".contains(c));
@@ -320,14 +320,14 @@ mod tests {
 
     #[test]
     fn a_label_naming_another_thing_gives_its_value_not_the_one_asked() {
-        let grant = "- Grant date: February 1, 2024";
+        let booking = "- Booking date: March 3, 2025";
         assert!(labels_something_else(
-            grant,
-            &analyze("when was the valuation done?")
+            booking,
+            &analyze("when was the inspection done?")
         ));
         assert!(!labels_something_else(
-            grant,
-            &analyze("when were the options granted?")
+            booking,
+            &analyze("when was the hall's booking made?")
         ));
         // A bare kind noun, or a label of another kind, names no other thing.
         assert!(!labels_something_else(
@@ -335,7 +335,7 @@ mod tests {
             &analyze("when is the fair?")
         ));
         assert!(!labels_something_else(
-            grant,
+            booking,
             &analyze("where is the fair?")
         ));
         assert!(!labels_something_else(

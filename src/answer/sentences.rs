@@ -119,7 +119,7 @@ fn is_abbreviation(before: &str) -> bool {
         || ABBREVIATIONS.contains(&word.as_str())
 }
 
-/// "Enron Energia B.V. has changed", "the U.S. market": dotted initials that the
+/// "Lakeside Holdings B.V. has changed", "the U.S. market": dotted initials that the
 /// sentence goes on after, in lower case or with a figure. Before a capital they
 /// may end it ("... in the U.S. Then we left.").
 fn initials_within_a_sentence(text: &str, start: usize, i: usize) -> bool {

@@ -48,8 +48,8 @@ pub fn short_answer(
     .map(|v| changed_to(text, &v, known).unwrap_or(v))
 }
 
-/// The value that replaced `value` when the sentence says so ("has changed from 45B
-/// to 1627" gives 1627 for 45B): a verb of change within three words before "from
+/// The value that replaced `value` when the sentence says so ("has changed from 7C
+/// to 1140" gives 1140 for 7C): a verb of change within three words before "from
 /// {value} to", and a value right after "to".
 fn changed_to(text: &str, value: &str, known: &HashSet<String>) -> Option<String> {
     let line = one_line(text);
@@ -69,7 +69,7 @@ fn changed_to(text: &str, value: &str, known: &HashSet<String>) -> Option<String
         .and_then(|f| line.get(f.span.clone()))
         .map(str::to_string)
         .or_else(|| {
-            // A code or figure no detector types ("45B to 1627"): the word after "to",
+            // A code or figure no detector types ("7C to 1140"): the word after "to",
             // when both hold a digit.
             let next = line.get(after..)?.split_whitespace().next()?;
             let next = next.trim_end_matches(['.', ',', ';', ':', ')']);

@@ -49,7 +49,7 @@ pub const REVISION_CUES: &[&str] = &[
     "rescheduled", "changed", "instead", "now", "new", "final", "postponed", "pushed",
 ];
 
-/// Verbs that move a value "from" one "to" another ("has changed from 45B to 1627",
+/// Verbs that move a value "from" one "to" another ("has changed from 7C to 1140",
 /// "the rent rose from $900 to $950"): the value after "to" is the one that stands.
 #[rustfmt::skip]
 pub const CHANGE_VERBS: &[&str] = &[
