@@ -6,9 +6,7 @@
 
 use super::candidates::CandidateKind;
 use super::evidence::{EvidencePack, Role};
-use super::field_answer::{
-    card_answer, card_field_answers, field_answer, is_card, labelled_line_answers, value_overlap,
-};
+use super::field_answer::{answers_by_form, card_answer, field_answer, is_card, value_overlap};
 use super::reader_input::reader_input;
 use super::select::Scored;
 use super::short_answer::{short_answer, typed_value};
@@ -63,10 +61,9 @@ pub fn compose(
     };
     let date_of = |s: &Scored| pack.items.get(s.candidate.item).and_then(|i| i.date);
     let by_form = |s: &Scored| {
-        pack.items.get(s.candidate.item).is_some_and(|i| {
-            card_field_answers(i, &s.candidate.text, question)
-                || labelled_line_answers(i, &s.candidate.text, question)
-        })
+        pack.items
+            .get(s.candidate.item)
+            .is_some_and(|i| answers_by_form(i, &s.candidate.text, question))
     };
 
     if let CandidateKind::Participant { role, .. } = best.candidate.kind {

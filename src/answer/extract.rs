@@ -9,8 +9,8 @@ use super::asked_role::fit_role;
 use super::candidates::{candidates, Candidate};
 use super::compose::compose;
 use super::field_answer::{
-    card_field_answers, card_field_first, labelled_line_answers, labelled_line_first,
-    labels_something_else, names_nothing_asked,
+    answers_by_form, card_field_first, labelled_line_first, labels_something_else,
+    names_nothing_asked,
 };
 use super::message_asks::answer_first;
 use super::reader_input::reader_input;
@@ -252,10 +252,7 @@ fn read_again(fusion: &Fusion, j: &mut Judgement, request: &AnswerRequest<'_>) -
             .pack
             .items
             .get(s.candidate.item)
-            .is_some_and(|item| {
-                card_field_answers(item, &s.candidate.text, request.question)
-                    || labelled_line_answers(item, &s.candidate.text, request.question)
-            })
+            .is_some_and(|item| answers_by_form(item, &s.candidate.text, request.question))
     };
     // A line of an invitation's card, or a labelled line of a message, whose field
     // is what the question asks for ("Where: ..." for "where is it?") answers by its

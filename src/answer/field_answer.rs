@@ -45,6 +45,16 @@ pub fn card_field_answers(
             .any(|w| question.stems.contains(w))
 }
 
+/// Whether a line answers by its form: a card's field or a message's labelled line
+/// that is what the question asks for.
+pub fn answers_by_form(
+    item: &crate::answer::evidence::EvidenceItem,
+    line: &str,
+    question: &Question,
+) -> bool {
+    card_field_answers(item, line, question) || labelled_line_answers(item, line, question)
+}
+
 /// Whether a labelled line of a message's own text ("- Venue: Tern Island Inn,
 /// ...", "Deadline: May 2") answers the question by its form, as a card's field
 /// does: its label names the kind of thing the question asks for (a place for
