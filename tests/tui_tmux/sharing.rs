@@ -299,7 +299,17 @@ fn two_uis_share_one_data_dir_and_the_second_outlives_the_first() {
     });
     second.wait_for("typing mode to end", 10, |s| !s.contains("Esc leaves"));
     second.send(&["Escape"]);
+    second.wait_for("the thread list after the restart", 20, |s| {
+        s.contains("Threads (")
+    });
+    // The query is typed once the search line is open, not into the list's keys.
     second.send(&["/"]);
+    second.wait_for("the search line", 20, |s| {
+        s.lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.trim_start().starts_with("search"))
+    });
     second.type_text("greenhouse");
     second.send(&["Enter"]);
     let screen = second.wait_for("a search through the new server", 60, |s| {
