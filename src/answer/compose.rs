@@ -278,10 +278,7 @@ pub fn compose(
 
 /// How many of the question's word stems `text` names, each once.
 fn named_stems(text: &str, question: &Question) -> usize {
-    let own: HashSet<String> = crate::query::terms::content_words(text)
-        .iter()
-        .map(|w| crate::query::terms::stem(w))
-        .collect();
+    let own: HashSet<String> = crate::query::terms::stems(text).into_iter().collect();
     let asked: HashSet<&String> = question.stems.iter().collect();
     asked.into_iter().filter(|s| own.contains(*s)).count()
 }
