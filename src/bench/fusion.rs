@@ -1,6 +1,6 @@
 //! `quoth bench fusion`: chooses hybrid retrieval's weights on data. For each
-//! setting of a small grid (the lexical and semantic weights of rank fusion, the
-//! share a thread sibling enters with), every question of the given sets is searched
+//! setting of a small grid (the lexical and semantic weights of rank fusion, and
+//! the weights used instead when some message holds every word of the query), every question of the given sets is searched
 //! as `ask` searches it, and the rank of its first gold message is scored: recall@5,
 //! recall at the evidence depth, and MRR. Run it on the dev split only.
 
@@ -90,31 +90,47 @@ pub fn run(store: &Path, questions: &[PathBuf], json_out: bool) -> Result<i32> {
         }
         rows.push(json!({ "mode": name, "scores": s }));
     }
-    for lexical in [0.5f32, 1.0, 1.5, 2.0, 3.0] {
-        for semantic in [0.5f32, 1.0] {
-            for thread_sibling in [0.0f32, 0.3, 0.6] {
-                let fusion = FusionWeights {
-                    lexical,
-                    semantic,
-                    thread_sibling,
-                };
-                engine.set_config(EngineConfig {
-                    fusion,
-                    ..EngineConfig::default()
-                });
-                let s = score(&engine, SearchMode::Hybrid)?;
-                if !json_out {
-                    outln!(
-                        "lexical {lexical:.1} semantic {semantic:.1} sibling {thread_sibling:.1}: {}",
-                        s.line()
-                    );
-                }
-                rows.push(json!({
-                    "mode": "hybrid", "lexical": lexical, "semantic": semantic,
-                    "thread_sibling": thread_sibling, "scores": s,
-                }));
-            }
+    // Fixed weights, and weights that change when some message holds every word.
+    let mut settings = Vec::new();
+    for (lexical, semantic) in [(1.0f32, 1.0f32), (2.0, 0.5)] {
+        settings.push((lexical, semantic, (lexical, semantic)));
+        for every_word in [
+            (1.5f32, 1.0f32),
+            (2.0, 1.0),
+            (3.0, 1.0),
+            (1.0, 0.5),
+            (2.0, 0.5),
+            (3.0, 0.5),
+            (2.0, 0.25),
+            (3.0, 0.25),
+        ] {
+            settings.push((lexical, semantic, every_word));
         }
+    }
+    for (lexical, semantic, every_word) in settings {
+        let fusion = FusionWeights {
+            lexical,
+            semantic,
+            every_word,
+            ..FusionWeights::default()
+        };
+        engine.set_config(EngineConfig {
+            fusion,
+            ..EngineConfig::default()
+        });
+        let s = score(&engine, SearchMode::Hybrid)?;
+        if !json_out {
+            outln!(
+                "lexical {lexical:.1} semantic {semantic:.1}, every word held {:.1} {:.2}: {}",
+                every_word.0,
+                every_word.1,
+                s.line()
+            );
+        }
+        rows.push(json!({
+            "mode": "hybrid", "lexical": lexical, "semantic": semantic,
+            "every_word": [every_word.0, every_word.1], "scores": s,
+        }));
     }
     if json_out {
         print_json(&json!({"questions": items.len(), "depth": DEPTH, "grid": rows}))?;

@@ -174,6 +174,9 @@ fn print_text(r: &Retrieval, explain: bool, limit: usize) {
         );
     }
     if explain {
+        if let Some((lexical, semantic)) = r.fusion_weights {
+            outln!("fusion weights: lexical {lexical:.2}, semantic {semantic:.2}");
+        }
         outln!(
             "confidence {:.3} ({}); timings {:?}",
             r.confidence,

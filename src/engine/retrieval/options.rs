@@ -23,6 +23,22 @@ pub struct FusionWeights {
     pub semantic: f32,
     /// A thread sibling of a strong hit enters at this share of its score.
     pub thread_sibling: f32,
+    /// The lexical and semantic weights when some message holds every word the
+    /// query names (two words or more): the words are then the mail's own, and the
+    /// messages that hold them all are likelier answers than those near in meaning.
+    pub every_word: (f32, f32),
+}
+
+impl FusionWeights {
+    /// The lexical and semantic weights of rank fusion, by whether some message
+    /// holds every word of the query.
+    pub fn lists(&self, every_word: bool) -> (f32, f32) {
+        if every_word {
+            self.every_word
+        } else {
+            (self.lexical, self.semantic)
+        }
+    }
 }
 
 impl Default for FusionWeights {
@@ -31,6 +47,7 @@ impl Default for FusionWeights {
             lexical: 1.0,
             semantic: 1.0,
             thread_sibling: 0.3,
+            every_word: (2.0, 0.5),
         }
     }
 }

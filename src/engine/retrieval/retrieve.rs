@@ -99,11 +99,12 @@ impl Engine {
         }
 
         let t = Instant::now();
-        let lexical = if opts.mode != SearchMode::Semantic || split.text.trim().is_empty() {
-            self.lexical_ranked(parsed, &split, DEPTH.max(opts.limit))?
-        } else {
-            Vec::new()
-        };
+        let (lexical, every_word) =
+            if opts.mode != SearchMode::Semantic || split.text.trim().is_empty() {
+                self.lexical_ranked(parsed, &split, DEPTH.max(opts.limit))?
+            } else {
+                (Vec::new(), false)
+            };
         timings.insert("lexical", ms(t));
 
         let t = Instant::now();
@@ -120,7 +121,7 @@ impl Engine {
         } else {
             opts.mode
         };
-        let mut candidates = self.fuse(&lexical, &dense, fuse_mode);
+        let mut candidates = self.fuse(&lexical, &dense, fuse_mode, every_word);
         if !hints.avoid.is_empty() {
             candidates.retain(|c| !hints.avoid.contains(&c.key));
         }
@@ -165,6 +166,8 @@ impl Engine {
             confidence,
             evidence,
             gate_signals,
+            fusion_weights: (fuse_mode == SearchMode::Hybrid)
+                .then(|| self.config.fusion.lists(every_word)),
             notes,
             timings_ms: timings,
         })
@@ -172,22 +175,24 @@ impl Engine {
 
     /// BM25 ranking: messages matching every word first (notmuch semantics), then, when
     /// those are few, messages matching any of the content words, so a question asked
-    /// in plain words still finds the message that shares most of them.
+    /// in plain words still finds the message that shares most of them. Also says
+    /// whether some message held every one of two or more words.
     fn lexical_ranked(
         &self,
         parsed: &Query,
         split: &SplitQuery,
         depth: usize,
-    ) -> Result<Vec<(MessageKey, f32)>> {
+    ) -> Result<(Vec<(MessageKey, f32)>, bool)> {
         let compiled = compile(parsed, &self.retrieval.lexical, &self.mail_states(parsed)?);
         if split.text.trim().is_empty() {
-            return Ok(self
+            let newest = self
                 .retrieval
                 .lexical
                 .newest(compiled.as_ref(), depth)?
                 .into_iter()
                 .map(|h| (h.key, h.score))
-                .collect());
+                .collect();
+            return Ok((newest, false));
         }
         let mut ranked: Vec<(MessageKey, f32)> = self
             .retrieval
@@ -197,6 +202,7 @@ impl Engine {
             .map(|h| (h.key, h.score))
             .collect();
         let terms = content_terms(&split.text);
+        let every_word = !ranked.is_empty() && terms.len() > 1;
         if ranked.len() < depth && terms.len() > 1 {
             let any_word = Query::Or(terms.into_iter().map(Query::Term).collect());
             let relaxed = match &split.filters {
@@ -220,7 +226,7 @@ impl Engine {
                     .take(depth - ranked.len()),
             );
         }
-        Ok(ranked)
+        Ok((ranked, every_word))
     }
 
     fn fuse(
@@ -228,6 +234,7 @@ impl Engine {
         lexical: &[(MessageKey, f32)],
         dense: &[(MessageKey, f32, StoredChunk)],
         mode: SearchMode,
+        every_word: bool,
     ) -> Vec<Candidate> {
         let lex_keys: Vec<MessageKey> = lexical.iter().map(|h| h.0).collect();
         let dense_keys: Vec<MessageKey> = dense.iter().map(|h| h.0).collect();
@@ -241,8 +248,8 @@ impl Engine {
             .iter()
             .map(|(k, s, c)| (*k, (*s, c.clone())))
             .collect();
-        let w = self.config.fusion;
-        reciprocal_rank_fusion(&lists, &[w.lexical, w.semantic])
+        let (lexical_weight, semantic_weight) = self.config.fusion.lists(every_word);
+        reciprocal_rank_fusion(&lists, &[lexical_weight, semantic_weight])
             .into_iter()
             .enumerate()
             .map(|(i, f)| {

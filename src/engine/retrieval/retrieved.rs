@@ -62,6 +62,11 @@ pub struct Retrieval {
     pub evidence: bool,
     /// What the gate saw for the candidate it trusted most.
     pub gate_signals: Option<GateSignals>,
+    /// The lexical and semantic weights hybrid fusion used (None in the other
+    /// modes): [`FusionWeights::every_word`](super::options::FusionWeights) when
+    /// some message held every word of the query.
+    #[serde(default)]
+    pub fusion_weights: Option<(f32, f32)>,
     /// Things the user should know (model missing, vectors still being built...).
     pub notes: Vec<String>,
     #[serde(skip_deserializing)]
