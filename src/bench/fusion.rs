@@ -1,8 +1,9 @@
 //! `quoth bench fusion`: chooses hybrid retrieval's weights on data. For each
 //! setting of a small grid (the lexical and semantic weights of rank fusion, and
-//! the weights used instead when some message holds every word of the query), every question of the given sets is searched
-//! as `ask` searches it, and the rank of its first gold message is scored: recall@5,
-//! recall at the evidence depth, and MRR. Run it on the dev split only.
+//! the weights used instead when some message holds every word of the query),
+//! every question of the given sets is searched as `ask` searches it, and the rank
+//! of its first gold message is scored: recall@5, recall at the evidence depth, and
+//! MRR. Run it on the dev split only.
 
 use crate::cli::output::print_json;
 use anyhow::{Context, Result};

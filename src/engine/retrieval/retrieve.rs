@@ -121,7 +121,8 @@ impl Engine {
         } else {
             opts.mode
         };
-        let mut candidates = self.fuse(&lexical, &dense, fuse_mode, every_word);
+        let weights = self.config.fusion.lists(every_word);
+        let mut candidates = self.fuse(&lexical, &dense, fuse_mode, weights);
         if !hints.avoid.is_empty() {
             candidates.retain(|c| !hints.avoid.contains(&c.key));
         }
@@ -166,8 +167,7 @@ impl Engine {
             confidence,
             evidence,
             gate_signals,
-            fusion_weights: (fuse_mode == SearchMode::Hybrid)
-                .then(|| self.config.fusion.lists(every_word)),
+            fusion_weights: (fuse_mode == SearchMode::Hybrid).then_some(weights),
             notes,
             timings_ms: timings,
         })
@@ -234,7 +234,7 @@ impl Engine {
         lexical: &[(MessageKey, f32)],
         dense: &[(MessageKey, f32, StoredChunk)],
         mode: SearchMode,
-        every_word: bool,
+        (lexical_weight, semantic_weight): (f32, f32),
     ) -> Vec<Candidate> {
         let lex_keys: Vec<MessageKey> = lexical.iter().map(|h| h.0).collect();
         let dense_keys: Vec<MessageKey> = dense.iter().map(|h| h.0).collect();
@@ -248,7 +248,6 @@ impl Engine {
             .iter()
             .map(|(k, s, c)| (*k, (*s, c.clone())))
             .collect();
-        let (lexical_weight, semantic_weight) = self.config.fusion.lists(every_word);
         reciprocal_rank_fusion(&lists, &[lexical_weight, semantic_weight])
             .into_iter()
             .enumerate()
