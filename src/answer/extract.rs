@@ -228,6 +228,9 @@ impl Answerer for ExtractiveAnswerer {
                 if let Some(why) = leads_with_another_things_line(&j, request) {
                     return Ok(Draft::NoAnswer(why));
                 }
+                if let Some(why) = leads_on_another_day(&j, request) {
+                    return Ok(Draft::NoAnswer(why));
+                }
                 if leads_with_an_unnamed_row(&j, request) {
                     return Ok(Draft::NoAnswer(
                         "the table row found names nothing the question asks about".to_string(),
@@ -337,6 +340,30 @@ fn leads_with_another_things_line(j: &Judgement, request: &AnswerRequest<'_>) ->
         && !super::field_answer::is_card(item);
     (prose && labels_something_else(&best.candidate.text, request.question))
         .then(|| "the line found gives that of something the question does not name".to_string())
+}
+
+/// Why the answer may not lead with a sentence that names another day than the one
+/// the question names, from a message that never names the asked day and was not sent
+/// on it ([`super::other_day`]).
+fn leads_on_another_day(j: &Judgement, request: &AnswerRequest<'_>) -> Option<String> {
+    let asked = super::other_day::asked_day(request.question.date.as_ref())?;
+    let best = j.scored.first()?;
+    if best.candidate.kind != super::candidates::CandidateKind::Sentence {
+        return None;
+    }
+    let item = request.pack.items.get(best.candidate.item)?;
+    let message: Vec<&str> = std::iter::once(item.subject.as_str())
+        .chain(
+            request
+                .pack
+                .items
+                .iter()
+                .filter(|i| i.key == item.key)
+                .map(|i| i.cite_text.as_str()),
+        )
+        .collect();
+    super::other_day::names_another_day(asked, &best.candidate.text, &message.join("\n"), item.date)
+        .then(|| "the passage found speaks of another day than the one asked".to_string())
 }
 
 /// Term weights (inverse document frequency) of stems, from a document-frequency

@@ -15,6 +15,7 @@ pub mod field_answer;
 pub mod injection;
 pub mod message_asks;
 pub mod normalize;
+pub mod other_day;
 pub mod prompt;
 pub mod reader_input;
 pub mod select;
