@@ -145,15 +145,12 @@ pub fn labelled_line_first(
     }
 }
 
-/// A line's label and value: "Venue: Tern Island Inn" → ("Venue", "Tern Island Inn"),
-/// a leading bullet left out; the label is one to three words of letters.
+/// A line's label and value, a leading bullet left out
+/// ([`label_and_value`](super::sentences::label_and_value)).
 fn labelled(line: &str) -> Option<(&str, &str)> {
-    let line = line.trim_start_matches(|c: char| c.is_whitespace() || "-*•>".contains(c));
-    let (label, value) = line.split_once(':')?;
-    let words: Vec<&str> = label.split_whitespace().collect();
-    let fine =
-        (1..=3).contains(&words.len()) && words.iter().all(|w| w.chars().all(char::is_alphabetic));
-    fine.then(|| (label.trim(), value.trim()))
+    super::sentences::label_and_value(
+        line.trim_start_matches(|c: char| c.is_whitespace() || "-*•>".contains(c)),
+    )
 }
 
 /// Whether a record names nothing the question asks about: no field the question

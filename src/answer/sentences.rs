@@ -70,20 +70,26 @@ fn is_table_row(line: &str) -> bool {
     line.contains('\t') || line.matches("   ").count() >= 2
 }
 
+/// A line's label and value at its first colon: "Venue: Tern Island Inn" gives
+/// ("Venue", "Tern Island Inn"). The label is one to three words of letters (a
+/// hyphen may join them: "Follow-up"); a line that opens otherwise has none.
+pub fn label_and_value(line: &str) -> Option<(&str, &str)> {
+    let (label, value) = line.split_once(':')?;
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let fine = (1..=3).contains(&words.len())
+        && words.iter().all(|w| {
+            w.chars().any(char::is_alphabetic) && w.chars().all(|c| c.is_alphabetic() || c == '-')
+        });
+    fine.then(|| (label.trim(), value.trim()))
+}
+
 /// "Where: Room 4B" or "Start date: May 2": a line that opens with a short label
-/// and a colon gives a field of its own, however long the line before it.
+/// (capitalised, a space after its colon) gives a field of its own, however long
+/// the line before it.
 fn starts_labelled_field(line: &str) -> bool {
-    let Some((label, rest)) = line.split_once(':') else {
-        return false;
-    };
-    let words: Vec<&str> = label.split(' ').collect();
-    label.len() <= 24
-        && rest.starts_with(' ')
-        && (1..=3).contains(&words.len())
-        && label.starts_with(|c: char| c.is_uppercase())
-        && words
-            .iter()
-            .all(|w| !w.is_empty() && w.chars().all(|c| c.is_alphabetic() || c == '-'))
+    line.split_once(':').is_some_and(|(label, rest)| {
+        label.len() <= 24 && rest.starts_with(' ') && label.starts_with(|c: char| c.is_uppercase())
+    }) && label_and_value(line).is_some()
 }
 
 /// "1. Call Sally" or "2) Send the plans": a numbered list item, not a wrapped figure.
@@ -221,5 +227,17 @@ mod tests {
         assert!(!starts_labelled_field(
             "A very long label that is a sentence really: x"
         ));
+    }
+
+    #[test]
+    fn a_label_is_one_to_three_words_of_letters_before_a_colon() {
+        assert_eq!(
+            label_and_value("Follow-up date:  March 3 "),
+            Some(("Follow-up date", "March 3"))
+        );
+        assert_eq!(label_and_value("Room 4B: booked"), None);
+        assert_eq!(label_and_value("Kiln - batch: ready"), None);
+        assert_eq!(label_and_value("Please note the following: x"), None);
+        assert_eq!(label_and_value("no colon here"), None);
     }
 }
