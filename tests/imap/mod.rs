@@ -5,11 +5,12 @@
 use quoth::mail::identity::content_key;
 use quoth::source::imap::config::parse_accounts;
 use quoth::source::imap::{connect, AccountConfig, ImapSession};
-use std::collections::BTreeMap;
-use std::io::Write;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub const USER: &str = "alice";
@@ -58,16 +59,40 @@ pub fn dovecot_binary() -> Option<PathBuf> {
     None
 }
 
+/// A loopback port no other server of this test process was given: the kernel may
+/// hand a port that was just let go to the next caller, so the ports handed out are
+/// remembered.
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
+    static GIVEN: Mutex<BTreeSet<u16>> = Mutex::new(BTreeSet::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free loopback port");
+        if given.insert(port) {
+            return port;
+        }
+    }
+}
+
+/// Why a started Dovecot does not serve.
+#[derive(Debug)]
+enum NotListening {
+    /// The master exited (its port was taken between choosing and binding it).
+    Exited(std::process::ExitStatus),
+    /// Nothing of ours answered in time.
+    Timeout,
 }
 
 impl Dovecot {
     /// Starts Dovecot from a config written into a temp dir: plaintext login on
     /// loopback only, Maildir storage as the `nobody` user, a passwd-file user.
+    ///
+    /// The port is chosen free, but another process may bind it before Dovecot
+    /// does: the server greets with a line of its own, and a start whose greeting is
+    /// not heard (another server answers, or the master exits) is tried again on
+    /// another port.
     pub fn start() -> Option<Self> {
         let bin = dovecot_binary()?;
         let dir = tempfile::tempdir().expect("temp dir");
@@ -80,7 +105,6 @@ impl Dovecot {
         std::fs::create_dir_all(&mail).expect("mail dir");
         let (uid, gid) = (65534u32, 65534u32);
         std::os::unix::fs::chown(&mail, Some(uid), Some(gid)).expect("chown mail dir");
-        let port = free_port();
         std::fs::write(
             root.join("passwd"),
             format!(
@@ -89,29 +113,31 @@ impl Dovecot {
             ),
         )
         .expect("passwd");
-        let r = root.display();
-        let conf = format!(
-            "protocols = imap\nlisten = 127.0.0.1\nbase_dir = {r}/run\nstate_dir = {r}/state\n\
-             log_path = {r}/dovecot.log\nssl = no\ndisable_plaintext_auth = no\n\
-             auth_mechanisms = plain login\nmail_location = maildir:~/Maildir\n\
-             mail_fsync = never\nfirst_valid_uid = {uid}\nfirst_valid_gid = {gid}\n\
-             auth_failure_delay = 0\n\
-             passdb {{\n  driver = passwd-file\n  args = {r}/passwd\n}}\n\
-             userdb {{\n  driver = passwd-file\n  args = {r}/passwd\n}}\n\
-             service imap-login {{\n  chroot =\n  inet_listener imap {{\n    address = 127.0.0.1\n    port = {port}\n  }}\n  inet_listener imaps {{\n    port = 0\n  }}\n}}\n\
-             service anvil {{\n  chroot =\n}}\n"
-        );
         let conf_path = root.join("dovecot.conf");
-        std::fs::write(&conf_path, conf).expect("dovecot.conf");
-        let child = spawn(&bin, &conf_path);
-        let server = Dovecot {
-            dir,
-            port,
-            child,
-            bin,
-        };
-        server.wait_listening();
-        Some(server)
+        let mut failures = Vec::new();
+        for _ in 0..5 {
+            let port = free_port();
+            std::fs::write(&conf_path, config(root, port, uid, gid)).expect("dovecot.conf");
+            let mut child = spawn(&bin, &conf_path);
+            match wait_listening(&mut child, port) {
+                Ok(()) => {
+                    return Some(Dovecot {
+                        dir,
+                        port,
+                        child,
+                        bin,
+                    })
+                }
+                Err(why) => {
+                    failures.push(format!("port {port}: {why:?}"));
+                    stop(&mut child);
+                }
+            }
+        }
+        panic!(
+            "dovecot did not listen: {failures:?}\n{}",
+            std::fs::read_to_string(root.join("dovecot.log")).unwrap_or_default()
+        );
     }
 
     /// An account as the user would configure it.
@@ -144,39 +170,82 @@ impl Dovecot {
     }
 }
 
+/// The line a server greets with: its port, so a greeting from another server on
+/// the same port is told apart.
+fn greeting(port: u16) -> String {
+    format!("Test Dovecot on port {port} ready")
+}
+
+/// Dovecot's configuration: plaintext login on one loopback port only, Maildir
+/// storage as the `nobody` user, a passwd-file user.
+fn config(root: &Path, port: u16, uid: u32, gid: u32) -> String {
+    let r = root.display();
+    let hello = greeting(port);
+    format!(
+        "protocols = imap\nlisten = 127.0.0.1\nbase_dir = {r}/run\nstate_dir = {r}/state\n\
+         log_path = {r}/dovecot.log\nssl = no\ndisable_plaintext_auth = no\n\
+         auth_mechanisms = plain login\nmail_location = maildir:~/Maildir\n\
+         mail_fsync = never\nfirst_valid_uid = {uid}\nfirst_valid_gid = {gid}\n\
+         auth_failure_delay = 0\nlogin_greeting = {hello}\n\
+         passdb {{\n  driver = passwd-file\n  args = {r}/passwd\n}}\n\
+         userdb {{\n  driver = passwd-file\n  args = {r}/passwd\n}}\n\
+         service imap-login {{\n  chroot =\n  inet_listener imap {{\n    address = 127.0.0.1\n    port = {port}\n  }}\n  inet_listener imaps {{\n    port = 0\n  }}\n}}\n\
+         service anvil {{\n  chroot =\n}}\n"
+    )
+}
+
+/// Whether the server on `port` greets as the one configured for it.
+fn greets(port: u16) -> bool {
+    let Ok(stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    if stream
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .is_err()
+    {
+        return false;
+    }
+    let mut line = String::new();
+    BufReader::new(stream).read_line(&mut line).is_ok() && line.contains(&greeting(port))
+}
+
+/// Waits until the started master's own greeting is heard on `port`.
+fn wait_listening(child: &mut Child, port: u16) -> Result<(), NotListening> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if greets(port) {
+            return Ok(());
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(NotListening::Exited(status));
+        }
+        if Instant::now() > deadline {
+            return Err(NotListening::Timeout);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Stops a master; SIGTERM lets it take its login and mail processes down with it.
+fn stop(child: &mut Child) {
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 impl Dovecot {
-    fn wait_listening(&self) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "dovecot did not listen: {}",
-                std::fs::read_to_string(self.dir.path().join("dovecot.log")).unwrap_or_default()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Stops the server; SIGTERM lets the master take its login and mail processes
-    /// down with it.
-    fn stop(&mut self) {
-        unsafe {
-            libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
-        }
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
     /// Stops the server and starts it again on the same port with the same mail.
     pub fn restart(&mut self) {
-        self.stop();
+        stop(&mut self.child);
         // The port may linger for a moment after the master exits.
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::net::TcpListener::bind(("127.0.0.1", self.port)).is_err() {
@@ -184,13 +253,19 @@ impl Dovecot {
             std::thread::sleep(Duration::from_millis(50));
         }
         self.child = spawn(&self.bin, &self.dir.path().join("dovecot.conf"));
-        self.wait_listening();
+        if let Err(why) = wait_listening(&mut self.child, self.port) {
+            panic!(
+                "dovecot did not listen again on {}: {why:?}\n{}",
+                self.port,
+                std::fs::read_to_string(self.dir.path().join("dovecot.log")).unwrap_or_default()
+            );
+        }
     }
 }
 
 impl Drop for Dovecot {
     fn drop(&mut self) {
-        self.stop();
+        stop(&mut self.child);
     }
 }
 
