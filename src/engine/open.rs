@@ -3,8 +3,9 @@
 //! it should hold and rebuilt from the store when it is damaged.
 //!
 //! - The store (sled) is the source of truth. An open that does not finish within
-//!   [`STORE_OPEN_TIMEOUT`] or fails on damaged data names `quoth rebuild`, which
-//!   re-reads the mail sources (listed outside the store, in `roots.json`).
+//!   [`STORE_OPEN_TIMEOUT`] (longer for a large store) or fails on damaged data
+//!   names `quoth rebuild`, which re-reads the mail sources (listed outside the
+//!   store, in `roots.json`).
 //! - The search index (tantivy) is checked segment by segment (footers and
 //!   checksums); a damaged one is rebuilt from the store.
 //! - The vector file is checked by header and record length; a damaged one is
@@ -25,8 +26,38 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-/// Longest wait for sled to open its files.
+/// Longest wait for sled to open a small store's files.
 pub const STORE_OPEN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The slowest reading of its files an open is given time for: sled reads its log
+/// back on opening, the more so after a large write (an ingest), so a large healthy
+/// store may take longer than [`STORE_OPEN_TIMEOUT`] to open on a slow disk.
+const STORE_OPEN_BYTES_PER_SEC: u64 = 20_000_000;
+
+/// How long an open of the store in `dir` may take before it counts as damaged:
+/// [`STORE_OPEN_TIMEOUT`], or the time to read its files at
+/// [`STORE_OPEN_BYTES_PER_SEC`] when that is longer.
+fn store_open_bound(dir: &Path) -> Duration {
+    STORE_OPEN_TIMEOUT.max(Duration::from_secs(
+        bytes_under(dir, 2) / STORE_OPEN_BYTES_PER_SEC,
+    ))
+}
+
+/// The size of the files in `dir` and its folders, `depth` levels down (sled keeps
+/// its large values in `blobs/`); what cannot be read counts nothing.
+fn bytes_under(dir: &Path, depth: u32) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_file() => m.len(),
+            Ok(m) if m.is_dir() && depth > 0 => bytes_under(&e.path(), depth - 1),
+            _ => 0,
+        })
+        .sum()
+}
 
 /// What the user is told of vectors lost to a damaged vector file: `damaged`
 /// records the file held that were left out (a torn tail counts once, however much
@@ -160,9 +191,10 @@ impl Engine {
     }
 }
 
-/// Opens sled on a thread of its own and waits at most [`STORE_OPEN_TIMEOUT`]: sled
+/// Opens sled on a thread of its own and waits at most [`store_open_bound`]: sled
 /// may spin on a damaged file instead of failing.
 fn open_store_bounded(dir: &Path) -> Result<Store> {
+    let bound = store_open_bound(dir);
     let (tx, rx) = std::sync::mpsc::channel();
     let path = dir.to_path_buf();
     std::thread::Builder::new()
@@ -177,11 +209,11 @@ fn open_store_bounded(dir: &Path) -> Result<Store> {
             let _ = tx.send(opened);
         })
         .map_err(EngineError::Runtime)?;
-    match rx.recv_timeout(STORE_OPEN_TIMEOUT) {
+    match rx.recv_timeout(bound) {
         Ok(opened) => Ok(opened?),
         Err(_) => Err(StoreError::Damaged {
             path: dir.display().to_string(),
-            reason: format!("it did not open within {} s", STORE_OPEN_TIMEOUT.as_secs()),
+            reason: format!("it did not open within {} s", bound.as_secs()),
         }
         .into()),
     }
@@ -246,12 +278,35 @@ pub(super) fn mail_roots(data_dir: &Path) -> Result<Vec<String>> {
     std::thread::spawn(move || {
         let _ = tx.send(Store::roots_of_any_version(&path));
     });
-    match rx.recv_timeout(STORE_OPEN_TIMEOUT) {
+    match rx.recv_timeout(store_open_bound(&dir)) {
         Ok(roots) => Ok(roots?),
         Err(_) => Err(StoreError::Damaged {
             path: dir.display().to_string(),
             reason: "it did not open in time, and roots.json, which lists the mail to re-read, is missing".into(),
         }
         .into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_large_store_is_given_time_to_read_its_files() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("conf"), b"segment_size: 524288").expect("conf");
+        assert_eq!(store_open_bound(dir.path()), STORE_OPEN_TIMEOUT, "small");
+        // A 300 MB log and 100 MB of blobs (sparse files: only their length counts).
+        let db = std::fs::File::create(dir.path().join("db")).expect("db");
+        db.set_len(300_000_000).expect("grow db");
+        std::fs::create_dir(dir.path().join("blobs")).expect("blobs");
+        let blob = std::fs::File::create(dir.path().join("blobs").join("1")).expect("blob");
+        blob.set_len(100_000_000).expect("grow blob");
+        assert_eq!(
+            store_open_bound(dir.path()),
+            Duration::from_secs(400_000_000 / STORE_OPEN_BYTES_PER_SEC)
+        );
+        assert!(store_open_bound(&dir.path().join("missing")) == STORE_OPEN_TIMEOUT);
     }
 }
