@@ -7,7 +7,7 @@
 
 use super::asked_role::fit_role;
 use super::candidates::{candidates, Candidate};
-use super::compose::compose;
+use super::compose::{compose, Selection};
 use super::field_answer::{
     answers_by_form, card_field_first, labelled_line_first, labels_something_else,
     names_nothing_asked,
@@ -18,6 +18,7 @@ use super::select::features::{features, Context};
 use super::select::reading::Fusion;
 use super::select::{judge, shipped_model, Judgement};
 use super::sent_date::sent_date;
+use super::unasked_kind::unasked_kind;
 use super::{AnswerError, AnswerRequest, Answerer, Draft, ReaderInput};
 use crate::query::asks::MessageAsk;
 use std::collections::HashMap;
@@ -225,6 +226,9 @@ impl Answerer for ExtractiveAnswerer {
                 if let Some(why) = lacks_needed_value(&j, request.question, &selection.text) {
                     return Ok(Draft::NoAnswer(why));
                 }
+                if let Some(why) = leads_with_an_unasked_kind(&j, request, &selection) {
+                    return Ok(Draft::NoAnswer(why));
+                }
                 if let Some(why) = leads_with_another_things_line(&j, request) {
                     return Ok(Draft::NoAnswer(why));
                 }
@@ -313,6 +317,26 @@ fn lacks_needed_value(
     Some(format!(
         "the best evidence states no {} for it",
         kinds.join(" or ")
+    ))
+}
+
+/// Why an answer led by a sentence may not be given when its short answer is a value
+/// of a kind the question does not ask for ([`unasked_kind`]).
+fn leads_with_an_unasked_kind(
+    j: &Judgement,
+    request: &AnswerRequest<'_>,
+    selection: &Selection,
+) -> Option<String> {
+    let best = j.scored.first()?;
+    if best.candidate.kind != super::candidates::CandidateKind::Sentence {
+        return None;
+    }
+    let short = selection.short_answer.as_deref()?;
+    let quoted = [best.candidate.window.as_str(), selection.text.as_str()];
+    let kind = unasked_kind(short, &quoted, request.question, request.known_people)?;
+    Some(format!(
+        "the best evidence gives a {} where the question asks for another kind of value",
+        format!("{kind:?}").to_lowercase()
     ))
 }
 

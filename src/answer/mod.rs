@@ -23,6 +23,7 @@ pub mod sent_date;
 pub mod sentences;
 pub mod short_answer;
 pub mod span;
+pub mod unasked_kind;
 pub mod validate;
 
 use crate::query::question::Question;

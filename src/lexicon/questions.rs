@@ -41,6 +41,10 @@ pub const FOCUS_NOUN_TYPES: &[(&str, FocusType)] = &[
     ("person", FocusType::Person), ("name", FocusType::Person),
 ];
 
+/// Words that, before "number", name a line to call ("her cell number", "the fax
+/// number"): the number asked for is a phone number.
+pub const PHONE_LINE_WORDS: &[&str] = &["cell", "mobile", "fax", "cellular", "pager"];
+
 /// The kinds of value a question may ask for, as named by [`FOCUS_NOUN_TYPES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FocusType {

@@ -14,7 +14,8 @@ use super::syntax::{Query, TextField};
 use super::terms::{content_words, stem};
 use crate::lexicon::{
     focus_type, has_phrase, FocusType, ADDRESS_CUES, ATTACHMENT_WORDS, FOLDER_PHRASES,
-    MONEY_QUESTION_WORDS, RECIPIENT_CUES, REQUEST_CUES, SENDER_CUES, SUBJECT_CUES, TITLES,
+    MONEY_QUESTION_WORDS, PHONE_LINE_WORDS, RECIPIENT_CUES, REQUEST_CUES, SENDER_CUES,
+    SUBJECT_CUES, TITLES,
 };
 use serde::Serialize;
 
@@ -345,11 +346,23 @@ fn expected_kinds(
     if cues.address && lower.contains("email") {
         out.insert(0, Email);
     }
-    if lower.contains("phone") || lower.contains("number to call") {
+    if lower.contains("phone") || lower.contains("number to call") || names_a_line(lower) {
         out.insert(0, Phone);
     }
     out.dedup();
     out
+}
+
+/// Whether a lowercased question asks for the number of a line to call: "number"
+/// right after a word such as "cell" or "fax" ("what is Ada's mobile number?").
+fn names_a_line(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|w| w[1] == "number" && PHONE_LINE_WORDS.contains(&w[0]))
 }
 
 /// Of the expected kinds, the one an answer must state, when the question asks for

@@ -50,6 +50,18 @@ fn a_question_for_a_value_of_one_form_needs_it() {
         needs("what is Odile's phone number?"),
         vec![AnswerKind::Phone]
     );
+    // A number of a line to call is a phone number; other numbers are not.
+    for q in [
+        "what cell number did Odile switch to?",
+        "Odile's mobile number",
+        "fax number for the depot",
+    ] {
+        assert_eq!(needs(q), vec![AnswerKind::Phone], "{q}");
+    }
+    assert_ne!(
+        needs("what number of cells did the lab order?"),
+        vec![AnswerKind::Phone]
+    );
     assert_eq!(
         needs("What email address does Mara Quint use now?"),
         vec![AnswerKind::Email]
