@@ -12,6 +12,7 @@ use super::field_answer::{
     answers_by_form, card_field_first, labelled_line_first, labels_something_else,
     names_nothing_asked,
 };
+use super::heading::heading_not_first;
 use super::message_asks::answer_first;
 use super::reader_input::reader_input;
 use super::select::features::{features, Context};
@@ -190,6 +191,7 @@ impl Answerer for ExtractiveAnswerer {
             // The reader's ranking knows nothing of a card's fields.
             card_field_first(&mut j.scored, request.pack, request.question);
         }
+        heading_not_first(&mut j.scored, request.pack, request.question);
         if when_sent {
             match sent_date(&j.scored, request.pack, request.question) {
                 Ok(Some(selection)) => {

@@ -12,6 +12,7 @@ pub mod detect;
 pub mod evidence;
 pub mod extract;
 pub mod field_answer;
+pub mod heading;
 pub mod injection;
 pub mod message_asks;
 pub mod normalize;
