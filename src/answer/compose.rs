@@ -385,25 +385,11 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::candidates::Candidate;
     use crate::answer::evidence::item;
     use crate::query::people::AddressBook;
 
     fn scored(item: usize, text: &str, p: f32) -> Scored {
-        Scored {
-            candidate: Candidate {
-                kind: CandidateKind::Sentence,
-                item,
-                text: text.into(),
-                window: text.into(),
-                position: 0,
-                of: 1,
-                span: None,
-                around: None,
-            },
-            score: f64::from(p),
-            probability: p,
-        }
+        Scored::of_text(CandidateKind::Sentence, item, text, f64::from(p), p)
     }
 
     #[test]

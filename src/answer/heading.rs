@@ -114,25 +114,11 @@ pub fn heading_not_first(scored: &mut [Scored], pack: &EvidencePack, question: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::candidates::Candidate;
     use crate::answer::evidence::item;
     use crate::query::people::AddressBook;
 
     fn scored(kind: CandidateKind, text: &str, p: f32) -> Scored {
-        Scored {
-            candidate: Candidate {
-                kind,
-                item: 0,
-                text: text.into(),
-                window: text.into(),
-                position: 0,
-                of: 1,
-                span: None,
-                around: None,
-            },
-            score: f64::from(p),
-            probability: p,
-        }
+        Scored::of_text(kind, 0, text, f64::from(p), p)
     }
 
     fn leads(question: &str, subject: &str, texts: &[(CandidateKind, &str)]) -> String {
@@ -164,7 +150,7 @@ mod tests {
         let q = "where is the lantern walk meeting point?";
         assert_eq!(leads(q, subject, &texts), sentence);
         // Asked for the subject itself, it stays first.
-        let q = "what is the subject of the lantern walk mail?";
+        let q = "subject line of the lantern walk note";
         assert_eq!(leads(q, subject, &texts), subject);
         // A title may name the person asked for: only the subject moves.
         let texts = [

@@ -22,6 +22,34 @@ pub struct Scored {
     pub probability: f32,
 }
 
+#[cfg(test)]
+impl Scored {
+    /// A candidate of item `item` whose text is its own window, as the tests build
+    /// them.
+    pub(crate) fn of_text(
+        kind: super::candidates::CandidateKind,
+        item: usize,
+        text: &str,
+        score: f64,
+        probability: f32,
+    ) -> Scored {
+        Scored {
+            candidate: Candidate {
+                kind,
+                item,
+                text: text.into(),
+                window: text.into(),
+                position: 0,
+                of: 1,
+                span: None,
+                around: None,
+            },
+            score,
+            probability,
+        }
+    }
+}
+
 /// What the selector judged of a question's evidence.
 #[derive(Debug, Clone)]
 pub struct Judgement {

@@ -79,24 +79,10 @@ impl Fusion {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::candidates::Candidate;
     use crate::answer::select::Scored;
 
     fn scored(text: &str, kind: CandidateKind, score: f64) -> Scored {
-        Scored {
-            candidate: Candidate {
-                kind,
-                item: 0,
-                text: text.into(),
-                window: text.into(),
-                position: 0,
-                of: 1,
-                span: None,
-                around: None,
-            },
-            score,
-            probability: 0.5,
-        }
+        Scored::of_text(kind, 0, text, score, 0.5)
     }
 
     fn judgement(cands: Vec<Scored>) -> Judgement {
