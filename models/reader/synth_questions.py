@@ -7,6 +7,10 @@ percentage, a quantity, a date, a time, a person's name) becomes the answer of a
 question built from the value's kind and a few of the sentence's rarer words, the way
 people type into a search box ("when gas transport meeting", "how much did Kim say the
 deposit was"). Nothing is copied: at most four words of the sentence, never in a run.
+With `--natural-share`, that share of the questions is written as a person asks:
+the question words, an auxiliary verb and a subject, then the topic words, half of
+them in another form that the mailbox uses ("what time does the coach leave" for
+"the coach leaves at"), so that an answer need not repeat the question's words.
 
 Each question is a group with provenance (`box`, `msg`, `sent`, `value`, `kind`):
 - `pos`: the sentence in its message (label 1);
@@ -76,6 +80,14 @@ NOUNS = {
     "person": ["contact", "person", "name of the person"],
 }
 NOUN_SHARE = 0.0  # share of questions written as such a phrase (--noun-share)
+# share of questions written as a person asks them (--natural-share): an auxiliary
+# verb and a subject between the question words and the topic ("what time does the
+# coach leave?"), and topic words in another form than the sentence's ("leave" for
+# "leaves", "leading" for "lead"), so that a question need not repeat the mail's words
+NATURAL_SHARE = 0.0
+AUX = ["does", "did", "is", "was", "will", "do", "are", "should", "can", "would"]
+SUBJECT = ["the", "the", "the", "we", "I", "they", "our", "you", "he", "she"]
+SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ed", "es", "s", "ly", "ment", "ments")
 # the kind a question asks when another kind is absent from the evidence
 SWAP = {"money": ["date", "time", "person"], "percent": ["date", "person", "time"],
         "quantity": ["date", "person", "money"], "time": ["money", "person", "quantity"],
@@ -86,6 +98,32 @@ FAKE = {"money": ["$3,150", "$48 million", "$0.35"], "percent": ["12%", "4.5 per
 
 
 FIRST_NAMES = set()  # filled from the senders of the mail read
+
+
+def stem(word):
+    """A crude stem shared by a word's inflections (leaves, leave, leaving -> leav)."""
+    for suf in SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 4:
+            word = word[: -len(suf)]
+            if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "ls":
+                word = word[:-1]  # planning -> plan
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
+def word_forms(vocab):
+    """stem -> the mailbox's words of that stem (another form of a topic word is one
+    the mail itself uses somewhere, so it is a real word)."""
+    forms = {}
+    for w in vocab:
+        if w.isalpha() and len(w) > 3:
+            forms.setdefault(stem(w), []).append(w)
+    return forms
+
+
+def another_form(word, forms):
+    others = [w for w in forms.get(stem(word), []) if w != word]
+    return rng.choice(others) if others else word
 
 
 def first_names(msgs):
@@ -111,7 +149,7 @@ def kinds_in(text):
     return {k for k, *_ in find_values(text)}
 
 
-def question_for(kind, sent, value, idf, sender, subject="", usable=None):
+def question_for(kind, sent, value, idf, sender, subject="", usable=None, forms=None):
     """A short question: the kind's question words and 2-4 rarer words of the sentence
     (the value's words excluded), in the sentence's order or shuffled."""
     vt = set(terms(value))
@@ -128,6 +166,15 @@ def question_for(kind, sent, value, idf, sender, subject="", usable=None):
     order = list(dict.fromkeys(order))
     if rng.random() < 0.4:
         rng.shuffle(order)
+    if forms is not None and NATURAL_SHARE and rng.random() < NATURAL_SHARE:
+        said = [another_form(t, forms) if rng.random() < 0.5 else t for t in order]
+        wh = rng.choice(WH[kind])
+        aux = rng.choice(AUX)
+        who = rng.choice(SUBJECT)
+        q = f"{wh} {aux} {who} {' '.join(said)}"
+        if rng.random() < 0.8:
+            q += "?"
+        return q[0].upper() + q[1:] if rng.random() < 0.5 else q
     if NOUN_SHARE and rng.random() < NOUN_SHARE:
         noun = rng.choice(NOUNS[kind])
         q = f"{' '.join(order)} {noun}" if rng.random() < 0.7 else f"{noun} for the {' '.join(order)}"
@@ -155,10 +202,13 @@ def main():
     ap.add_argument("--per-box", type=int, default=420)
     ap.add_argument("--noun-share", type=float, default=0.0,
                     help="share of questions written as a noun phrase naming the kind, no question word")
+    ap.add_argument("--natural-share", type=float, default=0.0,
+                    help="share of questions with an auxiliary verb, a subject and other word forms")
     ap.add_argument("--out", default="groups.synth.jsonl")
     a = ap.parse_args()
-    global NOUN_SHARE
+    global NOUN_SHARE, NATURAL_SHARE
     NOUN_SHARE = a.noun_share
+    NATURAL_SHARE = a.natural_share
     tok = BertTokenizerFast.from_pretrained(MODEL_DIR)
     out_path = os.path.join(OUT, a.out)
     stats = Counter()
@@ -172,6 +222,7 @@ def main():
             # topic words: neither among the 300 commonest nor seen in fewer than 3 messages
             df = sorted(((len(p), t) for t, p in index.bm.post.items()), reverse=True)
             usable = {t for n, t in df[300:] if n >= 3}
+            forms = word_forms(t for n, t in df if n >= 2)
             ids = sorted(msgs)
             rng.shuffle(ids)
             made = 0
@@ -195,7 +246,7 @@ def main():
                 i, vals = rng.choice(cands)
                 kind, vs, ve, value = rng.choice(vals)
                 s = sents[i]
-                q = question_for(kind, s, value, idf, m["sender"], m["subject"], usable)
+                q = question_for(kind, s, value, idf, m["sender"], m["subject"], usable, forms)
                 if not q:
                     continue
                 seen_sents.add(nrm(s))
@@ -235,7 +286,7 @@ def main():
                 absent = [k for k in SWAP[kind] if k not in kinds_in(around)]
                 if absent:
                     k2 = rng.choice(absent)
-                    q2 = question_for(k2, s, value, idf, m["sender"], m["subject"], usable)
+                    q2 = question_for(k2, s, value, idf, m["sender"], m["subject"], usable, forms)
                     if q2:
                         nn = [fit_pair(tok, q2, *ctx3(m, i))]
                         nn += [fit_pair(tok, q2, *ctx3(m, j)) for j in others[:2]]
