@@ -35,9 +35,10 @@ MAX_SPAN = 16
 NEG = -1e4
 
 
-def encode(tok, rows):
+def encode(tok, rows, null=False):
     """Tokenised pairs, the sentence mask and the gold token span of each row
-    (None when truncation cut the span away)."""
+    (None when truncation cut the span away). With `null`, [CLS] joins every mask,
+    and a row without an answer (`null: true`) has its span on [CLS]."""
     enc = tok([r["question"] for r in rows], [r["text_b"] for r in rows], padding=True,
               truncation="longest_first", max_length=MAX_LEN, return_offsets_mapping=True,
               return_tensors="pt")
@@ -58,6 +59,10 @@ def encode(tok, rows):
                 if "start" in r and a < r["end"] and z > r["start"]:
                     start = t if start is None else start
                     end = t
+        if null:
+            mask[b, 0] = True
+            if r.get("null"):
+                start = end = 0
         gold.append((start, end) if start is not None and end is not None and end >= start else None)
     return enc, mask, gold
 
@@ -121,7 +126,7 @@ def train(a):
     ce = torch.nn.CrossEntropyLoss()
     while step < steps:
         batch = [rows[i] for i in order[step * a.bs:(step + 1) * a.bs]]
-        enc, mask, gold = encode(tok, batch)
+        enc, mask, gold = encode(tok, batch, a.null)
         keep = [b for b, g in enumerate(gold) if g is not None]
         step += 1
         if not keep:
@@ -258,6 +263,8 @@ def main():
     ap.add_argument("--ckpt-every", type=int, default=100)
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--null", action="store_true",
+                    help="rows with `null: true` have no answer: their span is [CLS] (make_null_spans.py)")
     ap.add_argument("--eval", action="store_true")
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--export", action="store_true")
