@@ -32,6 +32,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa
+from reword import AUX, SUBJECT, another_form, word_forms  # noqa
 
 from transformers import BertTokenizerFast
 
@@ -85,9 +86,6 @@ NOUN_SHARE = 0.0  # share of questions written as such a phrase (--noun-share)
 # coach leave?"), and topic words in another form than the sentence's ("leave" for
 # "leaves", "leading" for "lead"), so that a question need not repeat the mail's words
 NATURAL_SHARE = 0.0
-AUX = ["does", "did", "is", "was", "will", "do", "are", "should", "can", "would"]
-SUBJECT = ["the", "the", "the", "we", "I", "they", "our", "you", "he", "she"]
-SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ed", "es", "s", "ly", "ment", "ments")
 # the kind a question asks when another kind is absent from the evidence
 SWAP = {"money": ["date", "time", "person"], "percent": ["date", "person", "time"],
         "quantity": ["date", "person", "money"], "time": ["money", "person", "quantity"],
@@ -98,32 +96,6 @@ FAKE = {"money": ["$3,150", "$48 million", "$0.35"], "percent": ["12%", "4.5 per
 
 
 FIRST_NAMES = set()  # filled from the senders of the mail read
-
-
-def stem(word):
-    """A crude stem shared by a word's inflections (leaves, leave, leaving -> leav)."""
-    for suf in SUFFIXES:
-        if word.endswith(suf) and len(word) - len(suf) >= 4:
-            word = word[: -len(suf)]
-            if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "ls":
-                word = word[:-1]  # planning -> plan
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 4 else word
-
-
-def word_forms(vocab):
-    """stem -> the mailbox's words of that stem (another form of a topic word is one
-    the mail itself uses somewhere, so it is a real word)."""
-    forms = {}
-    for w in vocab:
-        if w.isalpha() and len(w) > 3:
-            forms.setdefault(stem(w), []).append(w)
-    return forms
-
-
-def another_form(word, forms):
-    others = [w for w in forms.get(stem(word), []) if w != word]
-    return rng.choice(others) if others else word
 
 
 def first_names(msgs):
@@ -167,7 +139,7 @@ def question_for(kind, sent, value, idf, sender, subject="", usable=None, forms=
     if rng.random() < 0.4:
         rng.shuffle(order)
     if forms is not None and NATURAL_SHARE and rng.random() < NATURAL_SHARE:
-        said = [another_form(t, forms) if rng.random() < 0.5 else t for t in order]
+        said = [another_form(t, forms, rng) if rng.random() < 0.5 else t for t in order]
         wh = rng.choice(WH[kind])
         aux = rng.choice(AUX)
         who = rng.choice(SUBJECT)

@@ -23,6 +23,7 @@ import torch  # noqa
 from transformers import BertForSequenceClassification, BertTokenizerFast, get_linear_schedule_with_warmup  # noqa
 
 from common import MODEL_DIR, OUT, MAX_LEN, read_jsonl  # noqa
+from reword import reword, word_forms  # noqa
 
 
 def resume(ck, model, opt, sch):
@@ -72,6 +73,9 @@ def main():
     ap.add_argument("--hard", type=int, default=0,
                     help="listwise: of a group's negatives, up to this many are drawn from its `mined` ones (mine.py)")
     ap.add_argument("--init", default="", help="start from this model directory instead of the base model")
+    ap.add_argument("--tie", type=float, default=0.0,
+                    help="listwise: weight of a loss that ties a question's logit with an answering sentence "
+                         "to the logit of the same pair under another wording of the question (reword.py)")
     a = ap.parse_args()
     if a.loss == "listwise":
         return listwise(a)
@@ -150,6 +154,7 @@ def listwise(a):
         order += idx
     steps = (len(order) + a.groups_per_step - 1) // a.groups_per_step
     tok = BertTokenizerFast.from_pretrained(MODEL_DIR)
+    forms = word_forms(w for w in tok.get_vocab() if w.isalpha()) if a.tie else {}
     model = BertForSequenceClassification.from_pretrained(a.init or MODEL_DIR, num_labels=1)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
     sch = get_linear_schedule_with_warmup(opt, int(a.warmup * steps), steps)
@@ -187,6 +192,15 @@ def listwise(a):
             npos.append(len(pos))
             qs += [g["question"]] * len(texts)
             tbs += texts
+        ties = []
+        if a.tie:
+            for (s0, n), p in zip(list(spans), npos):
+                if p:
+                    other = reword(qs[s0], srng, forms)
+                    if other != qs[s0]:
+                        ties.append((s0, len(tbs)))
+                        qs.append(other)
+                        tbs.append(tbs[s0])
         enc = tok(qs, tbs, padding=True, truncation="longest_first", max_length=MAX_LEN, return_tensors="pt")
         logits = model(**enc).logits.squeeze(-1)
         losses = []
@@ -196,6 +210,8 @@ def listwise(a):
             target = torch.logsumexp(lg[1:1 + p], 0) if p else lg[0]
             losses.append(lse - target)
         loss = torch.stack(losses).mean()
+        if ties:
+            loss = loss + a.tie * torch.stack([(logits[i] - logits[j]) ** 2 for i, j in ties]).mean()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
