@@ -9,8 +9,8 @@ Prints each pair's logit per member and their mean, and per sentence the spread
 (highest minus lowest logit) over the wordings that ask for what it states. A
 reader that reads the question for what it asks keeps the spread small and every
 such logit above every logit of the sentence that does not answer. Needs
-onnxruntime and tokenizers; the text is built as common.py builds a pair (no
-neighbours here, so nothing is cut).
+onnxruntime and tokenizers; the text is common.py's candidate text (no neighbours
+here, so nothing is cut).
 """
 import os
 import sys
@@ -18,6 +18,9 @@ import sys
 import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import candidate_text  # noqa
 
 TOKENIZER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "all-MiniLM-L6-v2.tokenizer.json")
 
@@ -66,7 +69,7 @@ def main():
 
     worst_spread, overlaps = 0.0, 0
     for subject, sender, sentence, asks, others in CASES:
-        text = f"{subject} | {sender} |  >> {sentence} << "
+        text = candidate_text(subject, sender, "", sentence, "")
         print(sentence)
         got = []
         for q in asks + others:

@@ -194,7 +194,7 @@ def listwise(a):
             tbs += texts
         ties = []
         if a.tie:
-            for (s0, n), p in zip(list(spans), npos):
+            for (s0, _), p in zip(spans, npos):
                 if p:
                     other = reword(qs[s0], srng, forms)
                     if other != qs[s0]:
