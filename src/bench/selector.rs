@@ -27,6 +27,8 @@ pub struct DumpArgs<'a> {
     /// train, dev or test.
     pub split: &'a str,
     pub out: &'a Path,
+    /// Whether the reader reads the trees' best candidates (their `reader` logits).
+    pub reader: bool,
 }
 
 /// Candidates, from the trees' best, that the reader reads.
@@ -58,6 +60,8 @@ struct Attempt {
 /// every try of the question (the thread, the mailbox, a wider search) is recorded.
 #[derive(Default)]
 struct Recorder {
+    /// Whether to run the reader over the candidates it would read.
+    reader: bool,
     rows: RefCell<Vec<Row>>,
     attempts: RefCell<Vec<Attempt>>,
     /// The standalone question the selector saw (a follow-up rewritten).
@@ -106,6 +110,7 @@ impl Answerer for Recorder {
         let read: Vec<ReaderInput> = inputs.iter().flatten().cloned().collect();
         let mut logits = request
             .read
+            .filter(|_| self.reader)
             .and_then(|r| r(&request.question.question, &read))
             .unwrap_or_default()
             .into_iter();
@@ -166,7 +171,10 @@ pub fn run(args: DumpArgs, json_out: bool) -> Result<i32> {
     );
     let (mut rows_total, mut positives, mut with_positive) = (0usize, 0usize, 0usize);
     for (i, item) in items.iter().enumerate() {
-        let recorder = Recorder::default();
+        let recorder = Recorder {
+            reader: args.reader,
+            ..Recorder::default()
+        };
         let mut opts = AskOptions::default();
         if let Some(id) = &item.thread_of {
             let msg = engine.find_message(id)?;
