@@ -20,7 +20,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch  # noqa
-from transformers import BertForSequenceClassification, BertTokenizerFast, get_linear_schedule_with_warmup  # noqa
+from transformers import (AutoModelForSequenceClassification, AutoTokenizer, BertForSequenceClassification,  # noqa
+                          BertTokenizerFast, get_linear_schedule_with_warmup)
 
 from common import MODEL_DIR, OUT, MAX_LEN, read_jsonl  # noqa
 from reword import reword, word_forms  # noqa
@@ -73,6 +74,8 @@ def main():
     ap.add_argument("--hard", type=int, default=0,
                     help="listwise: of a group's negatives, up to this many are drawn from its `mined` ones (mine.py)")
     ap.add_argument("--init", default="", help="start from this model directory instead of the base model")
+    ap.add_argument("--base", default=MODEL_DIR,
+                    help="listwise: the encoder to start from and its tokenizer (all-MiniLM-L6-v2 unless told)")
     ap.add_argument("--tie", type=float, default=0.0,
                     help="listwise: weight of a loss that ties a question's logit with an answering sentence "
                          "to the logit of the same pair under another wording of the question (reword.py)")
@@ -153,9 +156,9 @@ def listwise(a):
         random.Random(a.seed + ep).shuffle(idx)
         order += idx
     steps = (len(order) + a.groups_per_step - 1) // a.groups_per_step
-    tok = BertTokenizerFast.from_pretrained(MODEL_DIR)
+    tok = AutoTokenizer.from_pretrained(a.base)
     forms = word_forms(w for w in tok.get_vocab() if w.isalpha()) if a.tie else {}
-    model = BertForSequenceClassification.from_pretrained(a.init or MODEL_DIR, num_labels=1)
+    model = AutoModelForSequenceClassification.from_pretrained(a.init or a.base, num_labels=1)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
     sch = get_linear_schedule_with_warmup(opt, int(a.warmup * steps), steps)
     ck = os.path.join(rd, "ckpt.pt")
