@@ -24,6 +24,11 @@ from common import OUT  # noqa
 from make_spans import answers_by_qid, locate, row  # noqa
 
 
+def null_row(qid, question, text_b, source, **prov):
+    """A row whose sentence holds no answer to the question."""
+    return dict(qid=qid, question=question, text_b=text_b, null=True, source=source, **prov)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--synth", default="groups.synth3.jsonl")
@@ -47,8 +52,7 @@ def main():
         negs = list(g["neg"])
         rng.shuffle(negs)
         for src, text_b in negs[:2]:
-            rows.append(dict(qid=g["qid"], question=g["question"], text_b=text_b, null=True,
-                             source=f"real_null/{src}"))
+            rows.append(null_row(g["qid"], g["question"], text_b, f"real_null/{src}"))
             stats["real_null"] += 1
     for line in open(os.path.join(OUT, a.synth)):
         g = json.loads(line)
@@ -61,12 +65,10 @@ def main():
             removed = [t for s, t in g["neg"] if s == "removed"]
             others = [t for s, t in g["neg"] if s != "removed"]
             for text_b in removed[:1] + rng.sample(others, min(1, len(others))):
-                rows.append(dict(qid=g["qid"], question=g["question"], text_b=text_b, null=True,
-                                 source="synthetic_question_null", **prov))
+                rows.append(null_row(g["qid"], g["question"], text_b, "synthetic_question_null", **prov))
                 stats["synthetic_question_null"] += 1
         elif g["source"] == "synthetic_null" and g["neg"]:
-            rows.append(dict(qid=g["qid"], question=g["question"], text_b=g["neg"][0][1], null=True,
-                             source="synthetic_null", **prov))
+            rows.append(null_row(g["qid"], g["question"], g["neg"][0][1], "synthetic_null", **prov))
             stats["synthetic_null"] += 1
     rng.shuffle(rows)
     with open(os.path.join(OUT, a.out), "w") as f:

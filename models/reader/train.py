@@ -20,8 +20,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch  # noqa
-from transformers import (AutoModelForSequenceClassification, AutoTokenizer, BertForSequenceClassification,  # noqa
-                          BertTokenizerFast, get_linear_schedule_with_warmup)
+from transformers import AutoModelForSequenceClassification, AutoTokenizer, get_linear_schedule_with_warmup  # noqa
 
 from common import MODEL_DIR, OUT, MAX_LEN, read_jsonl  # noqa
 from reword import reword, word_forms  # noqa
@@ -97,8 +96,8 @@ def main():
         random.Random(a.seed + ep).shuffle(idx)
         order += idx
     steps = (len(order) + a.bs - 1) // a.bs
-    tok = BertTokenizerFast.from_pretrained(MODEL_DIR)
-    model = BertForSequenceClassification.from_pretrained(MODEL_DIR, num_labels=1)
+    tok = AutoTokenizer.from_pretrained(MODEL_DIR)
+    model = AutoModelForSequenceClassification.from_pretrained(MODEL_DIR, num_labels=1)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.01)
     sch = get_linear_schedule_with_warmup(opt, int(a.warmup * steps), steps)
     ck = os.path.join(rd, "ckpt.pt")
