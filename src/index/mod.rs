@@ -12,4 +12,3 @@ pub mod reader;
 pub mod span_head;
 pub mod vector;
 mod vector_file;
-pub mod vector_origin;
