@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{embed_all, ingest, models, open, shared};
-use quoth::engine::{RetrieveOptions, SearchMode};
+use common::{embed_all, ingest, models, open, semantic_keys, shared};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -124,26 +123,12 @@ fn kill_nine_during_embedding_resumes_without_redoing_or_losing_work() {
     ingest(&mut clean, &sources);
     embed_all(&mut clean);
     for q in QUERIES {
-        assert_eq!(top_ids(&engine, q), top_ids(&clean, q), "{q}");
+        assert_eq!(
+            semantic_keys(&engine, q, 10),
+            semantic_keys(&clean, q, 10),
+            "{q}"
+        );
     }
-}
-
-fn top_ids(engine: &quoth::engine::Engine, q: &str) -> Vec<String> {
-    engine
-        .retrieve(
-            q,
-            RetrieveOptions {
-                mode: SearchMode::Semantic,
-                limit: 10,
-                rerank: false,
-                now: 0,
-            },
-        )
-        .expect("retrieves")
-        .hits
-        .into_iter()
-        .map(|h| h.hit.key)
-        .collect()
 }
 
 /// Records per id in the durable vector file: a 24-byte header ("QVEC", version, dim,

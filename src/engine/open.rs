@@ -11,20 +11,28 @@
 //! - The vector file is checked by header and record length; a damaged one is
 //!   moved aside and its texts are queued for embedding again. A file that lost
 //!   records (fewer vectors than finished embedding jobs) gets the same repair.
+//! - The vectors are kept only when the installed embedding model made them
+//!   (`vectors/origin`); vectors of another model are removed and their texts queued
+//!   for embedding again.
 //! - The HNSW graph dump is checked against the vector file it was built from
 //!   (sizes and record count) and rebuilt when it does not match.
 //!
 //! What was repaired is kept as notes for the front end to show.
 
 use super::{Engine, EngineConfig, EngineError, Result};
+use crate::index::embed::{EmbedConfig, ModelPaths};
 use crate::index::lexical::{LexicalError, LexicalIndex};
 use crate::index::vector::{VectorConfig, VectorError, VectorIndex};
+use crate::index::vector_origin::{self, Verdict};
 use crate::retrieve::gate::Gate;
 use crate::store::jobs::{JobQueue, QueueConfig};
 use crate::store::{Store, StoreError};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+
+/// The vector index's folder in a data directory.
+pub(super) const VECTORS_DIR: &str = "vectors";
 
 /// Longest wait for sled to open a small store's files.
 pub const STORE_OPEN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -113,7 +121,7 @@ impl Engine {
             }
             Err(e) => return Err(e.into()),
         };
-        let vectors_dir = data_dir.join("vectors");
+        let vectors_dir = data_dir.join(VECTORS_DIR);
         let vectors = match VectorIndex::open(&vectors_dir, VectorConfig::default()) {
             Ok(v) => v,
             Err(VectorError::Corrupt(file, why)) => {
@@ -126,6 +134,7 @@ impl Engine {
             }
             Err(e) => return Err(e.into()),
         };
+        let (vectors, model_changed) = vectors_of_this_model(data_dir, vectors, &mut notes)?;
         let jobs = JobQueue::open(store.db(), QueueConfig::default()).map_err(EngineError::Jobs)?;
         let tags = open_tags(data_dir, &mut notes)?;
         let mut engine = Self {
@@ -178,7 +187,13 @@ impl Engine {
         if engine.store.derived_work_owed()? || vectors_short {
             lost = engine.reconcile_derived_work()?.vectors_requeued;
         }
-        if let Some(note) = vectors_lost_note(engine.retrieval.vectors.damaged_records(), lost) {
+        if model_changed {
+            notes.push(format!(
+                "the embedding model changed: {lost} texts are queued for embedding again (`quoth embed`)"
+            ));
+        } else if let Some(note) =
+            vectors_lost_note(engine.retrieval.vectors.damaged_records(), lost)
+        {
             notes.push(note);
         }
         engine.open_notes = notes;
@@ -217,6 +232,48 @@ fn open_store_bounded(dir: &Path) -> Result<Store> {
         }
         .into()),
     }
+}
+
+/// Keeps the vectors when the installed embedding model made them
+/// ([`vector_origin`]), and records the model when there are none yet. Vectors of
+/// another model (or of an unrecorded one) are removed, and true is returned: their
+/// texts are queued for embedding again once the engine is open. Without an
+/// installed model nothing is checked (nothing can be embedded either); a model file
+/// that cannot be read is noted, and the vectors are kept.
+fn vectors_of_this_model(
+    data_dir: &Path,
+    vectors: VectorIndex,
+    notes: &mut Vec<String>,
+) -> Result<(VectorIndex, bool)> {
+    let Ok(paths) = ModelPaths::locate(data_dir) else {
+        return Ok((vectors, false));
+    };
+    let dir = data_dir.join(VECTORS_DIR);
+    let max_tokens = EmbedConfig::default().max_tokens;
+    let verdict = match vector_origin::check(&dir, &paths.model, max_tokens) {
+        Ok(verdict) => verdict,
+        Err(e) => {
+            notes.push(format!("which model made the vectors is not known: {e}"));
+            return Ok((vectors, false));
+        }
+    };
+    if verdict == Verdict::Same {
+        return Ok((vectors, false));
+    }
+    let changed = !vectors.is_empty();
+    let vectors = if changed {
+        drop(vectors);
+        std::fs::remove_dir_all(&dir).map_err(VectorError::Io)?;
+        VectorIndex::open(&dir, VectorConfig::default())?
+    } else {
+        vectors
+    };
+    if let Err(e) = vector_origin::record(&dir, &paths.model, max_tokens) {
+        notes.push(format!(
+            "which model makes the vectors could not be recorded: {e}"
+        ));
+    }
+    Ok((vectors, changed))
 }
 
 /// Moves a damaged vector directory aside (kept for inspection) and returns where.

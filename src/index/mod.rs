@@ -12,3 +12,4 @@ pub mod reader;
 pub mod span_head;
 pub mod vector;
 mod vector_file;
+pub mod vector_origin;

@@ -54,9 +54,8 @@ pub fn models() -> Option<PathBuf> {
     let dir = std::env::var_os("QUOTH_MODELS_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("models"));
-    if quoth::index::embed::ModelPaths::locate(&dir).is_ok()
-        && dir.join("all-MiniLM-L6-v2.onnx").exists()
-    {
+    let paths = quoth::index::embed::ModelPaths::in_dir(&dir);
+    if paths.runtime.is_file() && paths.model.is_file() && paths.tokenizer.is_file() {
         return Some(dir);
     }
     if std::env::var_os("QUOTH_REQUIRE_SHARED").is_some() {
@@ -103,12 +102,13 @@ pub fn open(dir: &Path) -> Engine {
 /// The Enron maildir (8,971 messages) plus the prompt-injection test mail, ingested
 /// and embedded once and reused by the test binaries that read it (retrieval quality,
 /// answer quality). The copy lives under target/ and is keyed by a hash of the source
-/// tree, Cargo.lock and the fixtures, so any change to the code builds it afresh.
+/// tree, Cargo.lock, the fixtures and the embedding model, so any change to the code
+/// or the model builds it afresh.
 /// Returns the data directory and, when it was built now, the embedding report.
 /// None (after a SKIP message) when the shared data or the model is absent.
 pub fn enron_store() -> Option<(PathBuf, Option<quoth::engine::EmbedReport>)> {
     let maildir = shared("data/enron/maildir")?;
-    models()?;
+    let models = models()?;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let injections = root.join("tests/fixtures/injection-maildir");
     let mut hasher = blake3::Hasher::new();
@@ -116,6 +116,8 @@ pub fn enron_store() -> Option<(PathBuf, Option<quoth::engine::EmbedReport>)> {
     collect_files(&root.join("src"), &mut files);
     collect_files(&injections, &mut files);
     files.push(root.join("Cargo.lock"));
+    // The vectors are the embedding model's.
+    files.push(quoth::index::embed::ModelPaths::in_dir(&models).model);
     files.sort();
     for f in &files {
         hasher.update(f.to_string_lossy().as_bytes());
@@ -257,4 +259,23 @@ pub fn ask(engine: &Engine, question: &str) -> AskOutcome {
             &mut |_| {},
         )
         .expect("ask runs")
+}
+
+/// The keys of the best `limit` chunks a semantic search for `query` finds.
+pub fn semantic_keys(engine: &Engine, query: &str, limit: usize) -> Vec<String> {
+    engine
+        .retrieve(
+            query,
+            quoth::engine::RetrieveOptions {
+                mode: quoth::engine::SearchMode::Semantic,
+                limit,
+                rerank: false,
+                now: 0,
+            },
+        )
+        .expect("retrieves")
+        .hits
+        .into_iter()
+        .map(|h| h.hit.key)
+        .collect()
 }

@@ -5,7 +5,8 @@
 //! embedded again.
 
 use crate::engine::{Engine, EngineError, Result};
-use crate::index::embed::{EmbedConfig, Embedder, ModelPaths};
+use crate::index::embed::{EmbedConfig, EmbedError, Embedder, ModelPaths};
+use crate::index::vector_origin::{self, Verdict};
 use crate::store::jobs::{JobCounts, JobId, JobQueue};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,6 +70,17 @@ impl Engine {
             ..EmbedConfig::default()
         };
         let embedder = Arc::new(Embedder::load(&paths, cfg)?);
+        // A model installed after the engine opened: the vectors made from now on are
+        // its own, so it is recorded (those of an unrecorded model are left for the
+        // next open to replace).
+        let dir = self.data_dir.join(crate::engine::open::VECTORS_DIR);
+        if self.retrieval.vectors.is_empty()
+            && vector_origin::check(&dir, &paths.model, cfg.max_tokens)
+                .is_ok_and(|v| v == Verdict::Unrecorded)
+        {
+            vector_origin::record(&dir, &paths.model, cfg.max_tokens)
+                .map_err(|e| EmbedError::Model(e.to_string()))?;
+        }
         let _ = self.retrieval.embedder.set(embedder.clone());
         Ok(embedder)
     }
