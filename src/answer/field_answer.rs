@@ -154,9 +154,26 @@ fn labelled(line: &str) -> Option<(&str, &str)> {
 }
 
 /// Whether a record names nothing the question asks about: no field the question
-/// names and no value it names ("who is the CEO?" of a row of a hiring plan).
+/// names and no value it names whole ("who is the CEO?" of a row of a hiring plan;
+/// "who keeps the gallery's books?" of a row whose room is "Gallery B").
 pub fn names_nothing_asked(record: &str, question: &Question) -> bool {
-    field_answer(record, question).is_none() && value_overlap(record, question) == 0
+    field_answer(record, question).is_none() && !names_a_value(record, question)
+}
+
+/// Whether the question holds every word of one of the record's values: a value
+/// of several words is not named by one of them.
+fn names_a_value(record: &str, question: &Question) -> bool {
+    record
+        .split("; ")
+        .filter_map(|f| f.split_once(": "))
+        .any(|(_, value)| {
+            let words: Vec<String> = value
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(|w| stem(&w.to_lowercase()))
+                .collect();
+            !words.is_empty() && words.iter().all(|w| question.stems.contains(w))
+        })
 }
 
 /// Of an invitation card's lines, the one whose field the question's kind asks for
@@ -358,5 +375,24 @@ mod tests {
         let lake = "Trail: Lake path; Length km: 6";
         assert_eq!(value_overlap(ridge, &q), 2);
         assert_eq!(value_overlap(lake, &q), 0);
+    }
+
+    #[test]
+    fn a_row_is_named_by_a_whole_value_or_a_field() {
+        let row = "Class: Glazing; Room: Gallery Annex; Teacher: Noor Haddad";
+        assert!(!names_nothing_asked(row, &analyze("who teaches glazing?")));
+        assert!(!names_nothing_asked(
+            row,
+            &analyze("what is in the gallery annex on mondays?")
+        ));
+        assert!(!names_nothing_asked(row, &analyze("which room is it in?")));
+        assert!(names_nothing_asked(
+            row,
+            &analyze("who keeps the gallery's books?")
+        ));
+        assert!(names_nothing_asked(
+            row,
+            &analyze("what does the bakery charge?")
+        ));
     }
 }

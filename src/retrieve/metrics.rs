@@ -50,6 +50,21 @@ pub fn reciprocal_rank<R: AsRef<Result>>(ranked: &[R], gold: &HashSet<String>) -
         .map_or(0.0, |i| 1.0 / (i + 1) as f64)
 }
 
+/// How far the mean of `b` falls under the mean of `a`, the same items scored
+/// twice (one question under two retrieval modes), with the standard error of that
+/// mean difference: a gap of one or two standard errors is what a small question
+/// set shows by chance.
+pub fn paired_gap(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let n = d.len();
+    if n < 2 {
+        return (d.first().copied().unwrap_or(0.0), 0.0);
+    }
+    let mean = d.iter().sum::<f64>() / n as f64;
+    let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (mean, (var / n as f64).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +104,20 @@ mod tests {
             (precision_at(&ranked, &gold, 2) - 0.5).abs() < 1e-9,
             "one email, one result"
         );
+    }
+
+    #[test]
+    fn a_paired_gap_is_the_mean_difference_with_its_standard_error() {
+        // Differences 0, 0, 0.5, 0.5: mean 0.25, sample deviation 0.2887, n = 4.
+        let a = [1.0, 0.5, 1.0, 0.5];
+        let b = [1.0, 0.5, 0.5, 0.0];
+        let (gap, se) = paired_gap(&a, &b);
+        assert!((gap - 0.25).abs() < 1e-9);
+        assert!((se - 0.288_675_134_6 / 2.0).abs() < 1e-6, "{se}");
+        // The same scores twice: no gap, no spread.
+        assert_eq!(paired_gap(&a, &a), (0.0, 0.0));
+        // A gap the same on every question has no spread either.
+        let (gap, se) = paired_gap(&[1.0, 1.0, 1.0], &[0.5, 0.5, 0.5]);
+        assert!((gap - 0.5).abs() < 1e-9 && se == 0.0);
     }
 }

@@ -29,6 +29,9 @@ pub struct ModeScores {
     /// Share of questions the gate let through as having evidence.
     pub evidence_rate: f64,
     pub p50_ms: f64,
+    /// Each question's reciprocal rank of its first gold message, in the set's
+    /// order, so that two modes can be compared question by question.
+    pub reciprocal_ranks: Vec<f64>,
 }
 
 pub fn parse_questions(jsonl: &str) -> std::result::Result<Vec<RetrievalQuestion>, String> {
@@ -56,6 +59,7 @@ impl Engine {
     ) -> Result<ModeScores> {
         let (mut r5, mut mrr, mut p10, mut r50, mut evidence) = (0.0, 0.0, 0.0, 0.0, 0.0);
         let mut times = Vec::new();
+        let mut reciprocal_ranks = Vec::with_capacity(questions.len());
         for q in questions {
             let gold: HashSet<String> = q.gold_message_ids.iter().map(|g| bare(g)).collect();
             let t = std::time::Instant::now();
@@ -81,7 +85,9 @@ impl Engine {
                 })
                 .collect();
             r5 += hit_at(&ranked, &gold, 5);
-            mrr += reciprocal_rank(&ranked, &gold);
+            let rr = reciprocal_rank(&ranked, &gold);
+            mrr += rr;
+            reciprocal_ranks.push(rr);
             p10 += precision_at(&ranked, &gold, 10);
             r50 += recall_at(&ranked, &gold, 50);
             evidence += f64::from(u8::from(r.evidence));
@@ -97,6 +103,7 @@ impl Engine {
             recall_at_50: r50 / n,
             evidence_rate: evidence / n,
             p50_ms: times.get(times.len() / 2).copied().unwrap_or(0.0),
+            reciprocal_ranks,
         })
     }
 }
