@@ -1,15 +1,18 @@
 """Replays `quoth bench selector` dumps with the reader's logit taken from other
 readings of each candidate the reader reads: the pair as the product builds it
-(subject, sender, neighbours cut to `NEIGHBOUR_WORDS` words), the sentence with its subject and sender but no
-neighbours, the bare sentence, and the larger or the mean of readings.
+(subject, sender, neighbours cut to `NEIGHBOUR_WORDS` words), the sentence with its
+subject and sender but no neighbours, the bare sentence, and the larger or the mean
+of readings.
 
 python readings.py --models DIR --sets A.jsonl,B.jsonl [--top-k 5] [--weight 0.5]
+                   [--members A.onnx,B.onnx] [--only "as read"]
 
-DIR holds the reader's members (reader-int8.onnx and the members beside it); the
-logit of a reading is their mean, as in the product. For each reading and each gate
-of 0, 0.5 and 1 it prints `fusion.py`'s figures (cited a right message, the quote
-holds the answer, a right "I don't know") over the given sets at the given top_k and
-weight. Logits are cached in --cache between runs.
+DIR holds the reader's members (reader-int8.onnx and the members beside it), or
+--members names other files; the logit of a reading is the members' mean, as in the
+product. --only limits the replay to the readings named (comma-separated). For each
+reading and each gate of 0, 0.5 and 1 it prints `fusion.py`'s figures (cited a right
+message, the quote holds the answer, a right "I don't know") over the given sets at
+the given top_k and weight. Logits are cached in --cache between runs.
 """
 import argparse
 import os
@@ -55,6 +58,8 @@ def main():
     ap.add_argument("--sets", required=True)
     ap.add_argument("--top-k", type=int, default=5)
     ap.add_argument("--weight", type=float, default=0.5)
+    ap.add_argument("--members", default="")
+    ap.add_argument("--only", default="")
     ap.add_argument("--cache", default="readings.cache.pkl")
     args = ap.parse_args()
 
@@ -62,15 +67,17 @@ def main():
     tok.enable_truncation(128)
     so = ort.SessionOptions()
     so.intra_op_num_threads = 2
-    paths = [os.path.join(args.models, m) for m in MEMBERS]
+    paths = args.members.split(",") if args.members else [os.path.join(args.models, m) for m in MEMBERS]
     sessions = [ort.InferenceSession(p, so) for p in paths if os.path.exists(p)]
     cache = {}
     if os.path.exists(args.cache):
         with open(args.cache, "rb") as f:
             cache = pickle.load(f)
 
+    only = [r for r in args.only.split(",") if r]
+
     def logit(question, text):
-        key = (question, text)
+        key = (tuple(paths), question, text)
         if key not in cache:
             e = tok.encode(question, text)
             feed = {
@@ -93,11 +100,14 @@ def main():
         for i in read_here:
             c = cands[i]
             if c.get("read") and c["reader"] is not None:
-                c["readings"] = {k: logit(q["question"], v) for k, v in readings(c["read"]).items()}
+                c["readings"] = {k: logit(q["question"], v) for k, v in readings(c["read"]).items()
+                                 if not only or k in only}
     with open(args.cache, "wb") as f:
         pickle.dump(cache, f)
 
     for name, combine in COMBINED.items():
+        if only and name not in only:
+            continue
         replayed = []
         for q in qs:
             q2 = dict(q)
