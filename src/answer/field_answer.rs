@@ -163,17 +163,23 @@ pub fn names_nothing_asked(record: &str, question: &Question) -> bool {
 /// Whether the question holds every word of one of the record's values: a value
 /// of several words is not named by one of them.
 fn names_a_value(record: &str, question: &Question) -> bool {
-    record
-        .split("; ")
-        .filter_map(|f| f.split_once(": "))
-        .any(|(_, value)| {
-            let words: Vec<String> = value
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(|w| stem(&w.to_lowercase()))
-                .collect();
-            !words.is_empty() && words.iter().all(|w| question.stems.contains(w))
-        })
+    fields(record).any(|(_, value)| {
+        let words = word_stems(value);
+        !words.is_empty() && words.iter().all(|w| question.stems.contains(w))
+    })
+}
+
+/// A record's fields, "Name: value" pairs joined by "; ".
+fn fields(record: &str) -> impl Iterator<Item = (&str, &str)> {
+    record.split("; ").filter_map(|f| f.split_once(": "))
+}
+
+/// The stems of every word of a field's name or value, lowercased.
+fn word_stems(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| stem(&w.to_lowercase()))
+        .collect()
 }
 
 /// Of an invitation card's lines, the one whose field the question's kind asks for
@@ -225,12 +231,8 @@ pub fn card_field_first(
 /// the question that names "pottery" is about the pottery row.
 pub fn value_overlap(record: &str, question: &Question) -> usize {
     let mut seen: Vec<String> = Vec::new();
-    for (_, value) in record.split("; ").filter_map(|f| f.split_once(": ")) {
-        for w in value
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-        {
-            let s = stem(&w.to_lowercase());
+    for (_, value) in fields(record) {
+        for s in word_stems(value) {
             if question.stems.contains(&s) && !seen.contains(&s) {
                 seen.push(s);
             }
@@ -243,18 +245,10 @@ pub fn value_overlap(record: &str, question: &Question) -> usize {
 /// question and its value is not itself in the question.
 pub fn field_answer(record: &str, question: &Question) -> Option<String> {
     let asked: Vec<&String> = question.stems.iter().collect();
-    let words_of = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(|w| stem(&w.to_lowercase()))
-            .collect()
-    };
-    record
-        .split("; ")
-        .filter_map(|field| field.split_once(": "))
+    fields(record)
         .find(|(name, value)| {
-            let names = words_of(name);
-            let values = words_of(value);
+            let names = word_stems(name);
+            let values = word_stems(value);
             names.iter().any(|n| asked.contains(&n))
                 && !values.is_empty()
                 && !values.iter().all(|v| asked.contains(&v))

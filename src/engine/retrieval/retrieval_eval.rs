@@ -57,7 +57,7 @@ impl Engine {
         mode: SearchMode,
         rerank: bool,
     ) -> Result<ModeScores> {
-        let (mut r5, mut mrr, mut p10, mut r50, mut evidence) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        let (mut r5, mut p10, mut r50, mut evidence) = (0.0, 0.0, 0.0, 0.0);
         let mut times = Vec::new();
         let mut reciprocal_ranks = Vec::with_capacity(questions.len());
         for q in questions {
@@ -85,9 +85,7 @@ impl Engine {
                 })
                 .collect();
             r5 += hit_at(&ranked, &gold, 5);
-            let rr = reciprocal_rank(&ranked, &gold);
-            mrr += rr;
-            reciprocal_ranks.push(rr);
+            reciprocal_ranks.push(reciprocal_rank(&ranked, &gold));
             p10 += precision_at(&ranked, &gold, 10);
             r50 += recall_at(&ranked, &gold, 50);
             evidence += f64::from(u8::from(r.evidence));
@@ -98,7 +96,7 @@ impl Engine {
             mode,
             questions: questions.len(),
             recall_at_5: r5 / n,
-            mrr: mrr / n,
+            mrr: reciprocal_ranks.iter().sum::<f64>() / n,
             precision_at_10: p10 / n,
             recall_at_50: r50 / n,
             evidence_rate: evidence / n,
