@@ -129,3 +129,29 @@ pub fn full_names(nick: &str) -> impl Iterator<Item = &'static str> + '_ {
         .filter(move |(n, _)| *n == nick)
         .map(|(_, full)| *full)
 }
+
+/// Words that head a job title on a card or signature line ("Site Manager", "Vice
+/// President, Gas Trading", "Office Coordinator").
+#[rustfmt::skip]
+pub const JOB_TITLE_WORDS: &[&str] = &[
+    "manager", "director", "president", "vp", "svp", "evp", "avp", "ceo", "cfo", "coo",
+    "cto", "cio", "chairman", "chairwoman", "chair", "officer", "analyst", "associate",
+    "engineer", "coordinator", "lead", "head", "specialist", "assistant", "counsel",
+    "attorney", "lawyer", "trader", "consultant", "administrator", "chief", "partner",
+    "executive", "representative", "supervisor", "secretary", "scientist", "designer",
+    "developer", "architect", "advisor", "adviser", "accountant", "controller",
+    "treasurer", "editor", "planner", "principal", "professor", "recruiter",
+    "scheduler", "originator", "economist", "strategist", "founder", "agent",
+    "paralegal", "clerk", "technician", "intern", "receptionist", "broker",
+    "underwriter", "auditor", "instructor", "superintendent", "foreman", "manageress",
+];
+
+/// How a card labels a telephone line, by the kind of line it is.
+#[rustfmt::skip]
+pub const MOBILE_PHONE_LABELS: &[&str] = &["cell", "mobile", "mob", "cellular", "c", "m"];
+#[rustfmt::skip]
+pub const FAX_LABELS: &[&str] = &["fax", "facsimile", "f"];
+#[rustfmt::skip]
+pub const DESK_PHONE_LABELS: &[&str] = &[
+    "phone", "tel", "telephone", "office", "direct", "work", "desk", "ph", "p", "t", "o", "w",
+];

@@ -1,6 +1,7 @@
 //! Mail as data: the model, MIME parsing, cleaning into segments, and threading.
 //! Pure code: no I/O beyond the bytes it is given.
 
+pub mod card;
 pub mod clean;
 pub mod compose;
 pub mod copies;

@@ -16,6 +16,7 @@ use crate::graph::identity::reading_order;
 use crate::graph::thread_people::{PartRole, ThreadParticipant};
 use crate::mail::model::MessageKey;
 use crate::query::graph_intent::{graph_ask, Among, GraphAsk};
+use crate::query::person_detail::detail_ask;
 use crate::query::question::Question;
 use crate::query::terms::{content_words, stem};
 use std::collections::HashSet;
@@ -59,6 +60,12 @@ impl Engine {
                 .flatten()
                 .is_some()
         };
+        // A person's title or number: their card says it.
+        if let Some(ask) = detail_ask(&plan.question) {
+            if let Some((answered, note)) = self.person_detail(plan, &ask)? {
+                return Ok(GraphOutcome::Answered(answered, note));
+            }
+        }
         let Some(ask) = graph_ask(plan, &known) else {
             return Ok(GraphOutcome::NotForGraph);
         };

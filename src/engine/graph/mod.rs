@@ -6,6 +6,7 @@
 pub(in crate::engine) mod answer;
 mod current_value;
 mod first_mention;
+mod person_detail;
 
 use crate::engine::{Engine, Result};
 use crate::graph::facts::{mark_superseded, DatedFact};
