@@ -7,8 +7,8 @@
 
 use super::clean::{Segment, SegmentKind};
 use crate::lexicon::{
-    DESK_PHONE_LABELS, FAX_LABELS, GREETINGS_AND_SIGNOFFS, JOB_TITLE_WORDS, MOBILE_PHONE_LABELS,
-    ORG_SUFFIXES,
+    DESK_PHONE_LABELS, FAX_LABELS, GREETINGS_AND_SIGNOFFS, HEADER_LABELS, JOB_TITLE_WORDS,
+    MOBILE_PHONE_LABELS, ORG_SUFFIXES, ORIGINAL_MESSAGE_PHRASES,
 };
 
 /// Lines a card may hold after its name line.
@@ -17,6 +17,8 @@ const MOST_LINES: usize = 10;
 const LONGEST_LINE: usize = 80;
 /// Digits a telephone number has, at least and at most (country code included).
 const PHONE_DIGITS: (usize, usize) = (7, 15);
+/// Most words of a title line.
+const TITLE_WORDS: usize = 6;
 
 /// One card: byte ranges into the body it was read from.
 #[derive(Debug, Clone, PartialEq)]
@@ -158,7 +160,7 @@ pub fn cards(body: &str, segments: &[Segment]) -> Vec<Card> {
                 continue;
             }
             let text = &body[c..d];
-            if is_prose(text) || kind_at(c) != kind_at(a) || is_name_line(text) {
+            if is_prose(text) || ends_card(text) || kind_at(c) != kind_at(a) || is_name_line(text) {
                 break;
             }
             blanks = 0;
@@ -201,7 +203,8 @@ fn lines(body: &str) -> Vec<(usize, usize)> {
 pub fn is_name_line(line: &str) -> bool {
     let line = line.trim().trim_end_matches(',');
     let words: Vec<&str> = line.split_whitespace().collect();
-    if words.is_empty() || words.len() > 4 || line.len() > 40 {
+    // Words set apart by runs of spaces are columns, not a name.
+    if words.is_empty() || words.len() > 4 || line.len() > 40 || line.contains("  ") {
         return false;
     }
     let lower = line.to_lowercase();
@@ -219,8 +222,14 @@ pub fn is_name_line(line: &str) -> bool {
                 .all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\''))
             && !JOB_TITLE_WORDS.contains(&lw.as_str())
             && !ORG_SUFFIXES.contains(&lw.as_str())
+            && !NOT_IN_NAMES.contains(&lw.as_str())
     })
 }
+
+/// Small words a heading has and a person's name does not ("Office of the Chair").
+const NOT_IN_NAMES: &[&str] = &[
+    "and", "of", "the", "for", "to", "in", "on", "at", "by", "with",
+];
 
 /// A line a card does not hold: a sentence of several words, or many words.
 fn is_prose(line: &str) -> bool {
@@ -228,6 +237,20 @@ fn is_prose(line: &str) -> bool {
     line.len() > LONGEST_LINE
         || words > 9
         || (words >= 5 && line.trim_end().ends_with(['.', '!', '?', ':']))
+}
+
+/// A line after which a card cannot go on: a rule of punctuation, a quoted line, or
+/// the header of an earlier message ("-----Original Message-----", "From: ...").
+fn ends_card(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let label = lower
+        .split_once(':')
+        .is_some_and(|(head, _)| HEADER_LABELS.contains(&head.trim()));
+    !line.chars().any(char::is_alphanumeric)
+        || line.starts_with('>')
+        || line.starts_with("<<")
+        || label
+        || ORIGINAL_MESSAGE_PHRASES.iter().any(|p| lower.contains(p))
 }
 
 fn card_line(body: &str, range: (usize, usize)) -> CardLine {
@@ -261,26 +284,55 @@ fn is_title(line: &str) -> bool {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    (1..=8).contains(&words.len()) && words.iter().any(|w| JOB_TITLE_WORDS.contains(&w.as_str()))
+    (1..=TITLE_WORDS).contains(&words.len())
+        && words.iter().any(|w| JOB_TITLE_WORDS.contains(&w.as_str()))
 }
 
 /// The telephone numbers of a line, each with the label nearest before it (or, with
-/// none there, the one after it: "(713) 555-0142 (fax)").
+/// none there, the one after it: "(713) 555-0142 (fax)"). A number written as one
+/// run of digits counts only with a label; one in a web address never does.
 pub fn phone_numbers(line: &str) -> Vec<Phone> {
+    if line.contains("://") || line.to_lowercase().contains("www.") {
+        return Vec::new();
+    }
     let runs = number_runs(line);
     let mut out = Vec::with_capacity(runs.len());
     for (i, &(a, b)) in runs.iter().enumerate() {
         let before_from = if i == 0 { 0 } else { runs[i - 1].1 };
         let after_to = runs.get(i + 1).map_or(line.len(), |r| r.0);
-        let kind = label_kind(&line[before_from..a])
-            .or_else(|| label_kind(&line[b..after_to]))
-            .unwrap_or(PhoneKind::Unlabelled);
+        let label = label_kind(&line[before_from..a]).or_else(|| label_kind(&line[b..after_to]));
+        let groups: Vec<usize> = line[a..b]
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|g| !g.is_empty())
+            .map(str::len)
+            .collect();
+        // A table's columns are set apart by runs of spaces.
+        let plain = phone_shaped(&groups) && !line[a..b].contains("  ");
+        if !(plain || label.is_some()) {
+            continue;
+        }
         out.push(Phone {
-            kind,
+            kind: label.unwrap_or(PhoneKind::Unlabelled),
             range: (a, b),
         });
     }
     out
+}
+
+/// Whether digit groups are shaped like a telephone number's: "555-0142", "(713)
+/// 555-0142", "+1 617 555 0199"; not a decimal ("2.9464 +0.1528"), a date
+/// ("2024-03-05", "05 03 2024") or a time after one. A labelled number may have any
+/// shape ("Tel: 01 23 45 67 89").
+fn phone_shaped(groups: &[usize]) -> bool {
+    match groups {
+        [3, 4] => true,
+        [first, rest @ ..] if rest.len() >= 2 => {
+            let date = matches!(groups, [4, 1 | 2, 1 | 2] | [1 | 2, 1 | 2, 4]);
+            let last = rest.last().copied().unwrap_or(0);
+            *first <= 4 && rest.iter().all(|g| *g >= 2) && last >= 3 && !date
+        }
+        _ => false,
+    }
 }
 
 /// The kind the last label word of `text` names.
@@ -321,7 +373,9 @@ fn number_runs(line: &str) -> Vec<(usize, usize)> {
     while i < chars.len() {
         let (a, c) = chars[i];
         let starts = c.is_ascii_digit() || c == '+' || c == '(';
-        let joined = i > 0 && chars[i - 1].1.is_alphanumeric();
+        let joined = i > 0
+            && (chars[i - 1].1.is_alphanumeric()
+                || matches!(chars[i - 1].1, '=' | '/' | '&' | '?' | '#' | '_' | '$'));
         if !starts || joined {
             i += 1;
             continue;
@@ -358,6 +412,17 @@ pub fn names_person(name_line: &str, person: &[String]) -> bool {
         .collect();
     let found = person.iter().filter(|p| words.contains(p)).count();
     !person.is_empty() && found >= person.len().min(2)
+}
+
+/// Whether every word of a card's name line is a word of the person's name: a
+/// signature with the first name alone ("Jo") under mail from Jo Lin.
+pub fn is_part_of_name(name_line: &str, person: &[String]) -> bool {
+    let mut words = name_line
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 1)
+        .map(str::to_lowercase)
+        .peekable();
+    words.peek().is_some() && words.all(|w| person.contains(&w))
 }
 
 #[cfg(test)]
@@ -425,6 +490,42 @@ mod tests {
     }
 
     #[test]
+    fn decimals_dates_and_web_addresses_are_not_numbers_to_call() {
+        for line in [
+            "The index closed at 10235.34 after 7.25 in the morning",
+            "12 month strip 2.9464 +0.1528",
+            "Shipped 2024-03-05, billed 05 03 2024",
+            "https://example.org/out?sid=2746140&u=55512",
+            "Account 4417220019",
+        ] {
+            assert!(phone_numbers(line).is_empty(), "{line}");
+        }
+        assert!(phone_numbers("Apr-01   $ 4.9474    345.00    14,490.00").is_empty());
+        assert_eq!(
+            phone_numbers("Direct 4175550133").len(),
+            1,
+            "labelled, one run"
+        );
+        assert_eq!(
+            phone_numbers("Tel: 01 23 45 67 89").len(),
+            1,
+            "labelled, any shape"
+        );
+        assert_eq!(phone_numbers("555-0142").len(), 1);
+    }
+
+    #[test]
+    fn a_card_ends_at_a_rule_a_quote_or_an_earlier_message() {
+        let body = "Ivo Brandt\nRoute Planner\n(617) 555-0101\n-----Original Message-----\nFrom: Jo Lin\nSent: Monday\n";
+        let found = cards(body, &segment_body(body));
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (_, end) = found[0].span();
+        assert_eq!(&body[..end], "Ivo Brandt\nRoute Planner\n(617) 555-0101");
+        let headline = "Ada Voss\nWhy The Trader Let The Deal Slip Away Again\n";
+        assert!(cards(headline, &segment_body(headline)).is_empty());
+    }
+
+    #[test]
     fn name_lines_are_short_capitalised_names() {
         assert!(is_name_line("Jo K. Lin"));
         assert!(is_name_line("Owen"));
@@ -433,6 +534,10 @@ mod tests {
         assert!(!is_name_line("Harbor Properties LLC"));
         assert!(!is_name_line("Room 4"));
         assert!(!is_name_line("see you then"));
+        assert!(!is_name_line("PRIVILEGED AND CONFIDENTIAL"));
+        assert!(!is_name_line("SNACK      NON STOP"));
+        assert!(is_part_of_name("Jo", &["jo".into(), "lin".into()]));
+        assert!(!is_part_of_name("Jo Marsh", &["jo".into(), "lin".into()]));
     }
 
     #[test]

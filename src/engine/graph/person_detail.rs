@@ -8,7 +8,7 @@
 use super::answer::validated;
 use crate::engine::ask::Answered;
 use crate::engine::{Engine, Result, SearchOrder};
-use crate::mail::card::{cards, names_person, Card};
+use crate::mail::card::{cards, is_part_of_name, names_person, Card};
 use crate::mail::model::MessageKey;
 use crate::query::person_detail::{Detail, DetailAsk};
 use crate::query::question::Question;
@@ -47,7 +47,10 @@ impl Engine {
                 };
                 for card in cards(&msg.body, &msg.segments) {
                     let theirs = match card.name {
-                        Some((a, b)) => names_person(&msg.body[a..b], &ask.person),
+                        Some((a, b)) => {
+                            let name = &msg.body[a..b];
+                            names_person(name, &ask.person) || is_part_of_name(name, &ask.person)
+                        }
                         None => card.signature,
                     };
                     if theirs {
