@@ -1,4 +1,5 @@
-//! "What is Dana's job title?", "what's her cell number?", "fax for Marta Quill":
+//! "What is Dana's job title?", "what's her cell number?", "fax for Marta Quill",
+//! "who is Dana Reyes?", "how can I call Marta Quill?":
 //! a person's title and numbers are said on their card, the signature of their own
 //! mail or a block of lines that hands on a contact. The answer quotes the card's
 //! line for what is asked (the newest card's), and says "I don't know" when no card
@@ -86,6 +87,24 @@ fn a_persons_title_and_numbers_are_quoted_from_their_newest_card() {
         out.short_answer.as_deref(),
         Some("508.555.0124"),
         "a number to call is not the fax: {:?} ({:?})",
+        out.answer,
+        out.notes
+    );
+
+    let out = ask(&engine, "who's Dana Reyes?");
+    assert_eq!(
+        out.short_answer.as_deref(),
+        Some("Site Manager"),
+        "{:?} ({:?})",
+        out.answer,
+        out.notes
+    );
+
+    let out = ask(&engine, "how can I call Marta Quill?");
+    assert_eq!(
+        out.short_answer.as_deref(),
+        Some("508.555.0124"),
+        "{:?} ({:?})",
         out.answer,
         out.notes
     );

@@ -19,6 +19,9 @@ pub struct DetailAsk {
     pub detail: Detail,
     /// The person's name words as asked, lowercase.
     pub person: Vec<String>,
+    /// Asked so plainly ("who is Dana Reyes?") that it asks for a card only when the
+    /// words name someone the mail's headers know.
+    pub known_only: bool,
 }
 
 /// Words that name a telephone line, with the kind they ask for.
@@ -47,7 +50,10 @@ const NAME_WORDS: usize = 3;
 /// The card detail a question asks for, with whose.
 pub fn detail_ask(question: &str) -> Option<DetailAsk> {
     let (words, possessive) = words(question);
-    if let Some(ask) = what_they_do(&words) {
+    if let Some(ask) = what_they_do(&words)
+        .or_else(|| who_they_are(&words))
+        .or_else(|| how_to_call(&words))
+    {
         return Some(ask);
     }
     let at = words
@@ -92,7 +98,54 @@ pub fn detail_ask(question: &str) -> Option<DetailAsk> {
         Some(q) if QUALIFIERS.contains(&q) && word != "role" => before(&words[..at]),
         Some(_) => return None,
     };
-    named(person).map(|person| DetailAsk { detail, person })
+    named(person).map(|person| DetailAsk {
+        detail,
+        person,
+        known_only: false,
+    })
+}
+
+/// "Who is Dana Reyes?": what their card says they do.
+fn who_they_are(words: &[String]) -> Option<DetailAsk> {
+    let [who, is, rest @ ..] = words else {
+        return None;
+    };
+    if who != "who" || is != "is" || rest.iter().any(|w| WRAPPING.contains(&w.as_str())) {
+        return None;
+    }
+    named(rest.to_vec()).map(|person| DetailAsk {
+        detail: Detail::Title,
+        person,
+        known_only: true,
+    })
+}
+
+/// "How do I reach Dana?", "how can we call Owen Pratt?": a number to call.
+fn how_to_call(words: &[String]) -> Option<DetailAsk> {
+    let [how, can, we, verb, rest @ ..] = words else {
+        return None;
+    };
+    if !matches!(can.as_str(), "do" | "can" | "could" | "should")
+        || !matches!(we.as_str(), "i" | "we" | "you")
+    {
+        return None;
+    }
+    let by_phone = matches!(rest, [.., by, phone] if by == "by" && phone == "phone");
+    let rest = if by_phone {
+        &rest[..rest.len() - 2]
+    } else {
+        rest
+    };
+    let calls = matches!(verb.as_str(), "call" | "ring" | "phone")
+        || (verb == "reach" && (by_phone || rest.len() <= NAME_WORDS));
+    if how != "how" || !calls {
+        return None;
+    }
+    named(rest.to_vec()).map(|person| DetailAsk {
+        detail: Detail::Phone(PhoneKind::Unlabelled),
+        person,
+        known_only: verb == "reach" && !by_phone,
+    })
 }
 
 /// "What does Marta Quill do (for a living)?"
@@ -115,6 +168,7 @@ fn what_they_do(words: &[String]) -> Option<DetailAsk> {
     named(rest[..end].to_vec()).map(|person| DetailAsk {
         detail: Detail::Title,
         person,
+        known_only: false,
     })
 }
 
@@ -146,8 +200,11 @@ fn words(question: &str) -> (Vec<String>, Vec<bool>) {
         .filter(|w| !w.is_empty())
     {
         let w = raw.to_lowercase().replace('\u{2019}', "'");
-        if w == "what's" || w == "whats" {
-            words.push("what".to_string());
+        if let Some(wh) = ["what", "who"]
+            .into_iter()
+            .find(|wh| w == format!("{wh}'s") || w == format!("{wh}s"))
+        {
+            words.push(wh.to_string());
             possessive.push(false);
             words.push("is".to_string());
             possessive.push(false);
@@ -171,6 +228,28 @@ mod tests {
 
     fn ask(q: &str) -> Option<(Detail, Vec<String>)> {
         detail_ask(q).map(|a| (a.detail, a.person))
+    }
+
+    #[test]
+    fn who_someone_is_and_how_to_call_them_ask_a_card_of_a_known_person() {
+        let plain = detail_ask("Who is Marta Quill?").expect("asks");
+        assert_eq!(plain.detail, Detail::Title);
+        assert!(plain.known_only);
+        let call = detail_ask("how can I call Owen Pratt?").expect("asks");
+        assert_eq!(call.detail, Detail::Phone(PhoneKind::Unlabelled));
+        assert!(!call.known_only);
+        assert_eq!(
+            detail_ask("how do I reach Dana by phone?").map(|a| a.person),
+            Some(person(&["dana"]))
+        );
+        assert!(detail_ask("how do I reach Dana?").expect("asks").known_only);
+        for q in [
+            "who is the site manager?",
+            "who is coming on Friday?",
+            "how do I reach the north pier from the depot?",
+        ] {
+            assert_eq!(ask(q), None, "{q}");
+        }
     }
 
     fn person(words: &[&str]) -> Vec<String> {

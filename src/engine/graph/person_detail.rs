@@ -34,6 +34,9 @@ impl Engine {
             .flat_map(|m| m.match_terms.iter().filter(|t| t.contains('@')).cloned())
             .take(ADDRESSES)
             .collect();
+        if ask.known_only && addresses.is_empty() {
+            return Ok(None);
+        }
         let now = chrono::Utc::now().timestamp();
         // Their own mail: a signature there is their card.
         for address in &addresses {
