@@ -299,7 +299,7 @@ mod tests {
         for q in [
             "What was Kim's role in the merger?",
             "What does Owen do with the spare keys?",
-            "What's the tail number of the boat?",
+            "What's the serial number on the pump?",
             "Why is the fax machine broken again?",
             "Who took over the phone rota?",
             "What number did the auditors find for Q3?",
