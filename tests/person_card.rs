@@ -29,6 +29,15 @@ fn the_mail() -> Vec<String> {
             "Lior,\n\nWe need the crane on Tuesday for the container lift.\n\n-- \nDana Reyes\n\
              Site Manager\nKestrel Freight\nOffice: +1 617 555 0100  Cell: +1 617 555 0199\n",
         ),
+        // A signature without a name line: the card of the email's sender.
+        invented_email(
+            "route",
+            "From: Ivo Brandt <ivo.brandt@kestrel.example>\nTo: Lior Abel <lior.abel@example.org>",
+            "Route change",
+            9,
+            "Lior,\n\nThe Tuesday run goes by the coast road from next week.\n\n-- \n\
+             Route Planner\nKestrel Freight\nDirect: +1 617 555 0150\n",
+        ),
         invented_email(
             "crane",
             "From: Lior Abel <lior.abel@example.org>\nTo: Dana Reyes <dana.reyes@kestrel.example>",
@@ -108,6 +117,21 @@ fn a_persons_title_and_numbers_are_quoted_from_their_newest_card() {
         "who's Dana Reyes?",
         "Site Manager",
         "her title says who she is",
+    );
+
+    // Typed in lower case, the name is still found in the headers, and the signature
+    // of Ivo's own email is his card though it does not name him.
+    answers(
+        &engine,
+        "ivo brandt phone",
+        "+1 617 555 0150",
+        "his signature's number",
+    );
+    answers(
+        &engine,
+        "who is ivo brandt",
+        "Route Planner",
+        "his signature's title",
     );
 
     let out = ask(&engine, "what's Dana's fax number?");

@@ -10,6 +10,7 @@ use crate::engine::ask::Answered;
 use crate::engine::{Engine, Result, SearchOrder};
 use crate::mail::card::{cards, is_part_of_name, names_person, Card};
 use crate::mail::model::MessageKey;
+use crate::query::people::PersonMention;
 use crate::query::person_detail::{Detail, DetailAsk};
 use crate::query::question::Question;
 use crate::store::StoredMessage;
@@ -27,13 +28,14 @@ impl Engine {
         plan: &Question,
         ask: &DetailAsk,
     ) -> Result<Option<(Answered, String)>> {
-        let addresses: Vec<String> = plan
-            .people
-            .iter()
-            .filter(|m| names_person(&m.mention, &ask.person))
-            .flat_map(|m| m.match_terms.iter().filter(|t| t.contains('@')).cloned())
-            .take(ADDRESSES)
-            .collect();
+        let mut addresses = addresses_of(&plan.people, &ask.person);
+        if addresses.is_empty() {
+            // A name typed in lower case ("dana reyes cell"): the address book reads
+            // names as written in a sentence, capitalised.
+            let written: Vec<String> = ask.person.iter().map(|w| capitalised(w)).collect();
+            let book = self.mailbox_context()?.book;
+            addresses = addresses_of(&book.mentions(&written.join(" ")), &ask.person);
+        }
         if ask.known_only && addresses.is_empty() {
             return Ok(None);
         }
@@ -141,6 +143,24 @@ impl Engine {
             .to_string();
         Ok(validated(&text, vec![item], short)
             .map(|answered| (answered, format!("answered from {name}'s card in the mail"))))
+    }
+}
+
+/// The addresses of the people mentioned whose mention names the person asked about.
+fn addresses_of(mentions: &[PersonMention], person: &[String]) -> Vec<String> {
+    mentions
+        .iter()
+        .filter(|m| names_person(&m.mention, person))
+        .flat_map(|m| m.match_terms.iter().filter(|t| t.contains('@')).cloned())
+        .take(ADDRESSES)
+        .collect()
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
