@@ -55,7 +55,8 @@ pub fn organisation_of(address: &str) -> Option<Organisation> {
     Some(Organisation { domain, name })
 }
 
-fn capitalised(word: &str) -> String {
+/// The word with its first letter in upper case ("harbor" → "Harbor").
+pub fn capitalised(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

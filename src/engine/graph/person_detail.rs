@@ -8,6 +8,7 @@
 use super::answer::validated;
 use crate::engine::ask::Answered;
 use crate::engine::{Engine, Result, SearchOrder};
+use crate::graph::organisation::capitalised;
 use crate::mail::card::{cards, is_part_of_name, names_person, Card};
 use crate::mail::model::MessageKey;
 use crate::query::people::PersonMention;
@@ -154,14 +155,6 @@ fn addresses_of(mentions: &[PersonMention], person: &[String]) -> Vec<String> {
         .flat_map(|m| m.match_terms.iter().filter(|t| t.contains('@')).cloned())
         .take(ADDRESSES)
         .collect()
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// The byte range of the card line that gives `detail`, and of the short answer in
