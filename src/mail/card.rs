@@ -405,11 +405,7 @@ fn number_runs(line: &str) -> Vec<(usize, usize)> {
 /// `person`: every word of a one- or two-word name, or two words of a longer one
 /// ("jo lin houston" finds "Jo K. Lin").
 pub fn names_person(name_line: &str, person: &[String]) -> bool {
-    let words: Vec<String> = name_line
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() > 1)
-        .map(str::to_lowercase)
-        .collect();
+    let words = name_words(name_line);
     let found = person.iter().filter(|p| words.contains(p)).count();
     !person.is_empty() && found >= person.len().min(2)
 }
@@ -417,12 +413,17 @@ pub fn names_person(name_line: &str, person: &[String]) -> bool {
 /// Whether every word of a card's name line is a word of the person's name: a
 /// signature with the first name alone ("Jo") under mail from Jo Lin.
 pub fn is_part_of_name(name_line: &str, person: &[String]) -> bool {
-    let mut words = name_line
+    let words = name_words(name_line);
+    !words.is_empty() && words.iter().all(|w| person.contains(w))
+}
+
+/// A name line's words of two letters or more, lowercase (initials left out).
+fn name_words(name_line: &str) -> Vec<String> {
+    name_line
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() > 1)
         .map(str::to_lowercase)
-        .peekable();
-    words.peek().is_some() && words.all(|w| person.contains(&w))
+        .collect()
 }
 
 #[cfg(test)]
