@@ -237,8 +237,7 @@ impl Engine {
                     score: h.hit.score,
                 })
                 .collect();
-            tries.closest = retrieval
-                .evidence
+            tries.closest = speaks_of_the_question(&retrieval)
                 .then(|| retrieval.hits.first())
                 .flatten()
                 .map(|h| ClosestMail {
@@ -274,3 +273,18 @@ impl Engine {
         weights
     }
 }
+
+/// Whether the search's best match is mail about the question, to name when the
+/// answer is not in it: the gate found evidence, or the match holds at least half
+/// of the question's content words though its meaning scored under the gate ("who
+/// is bringing the cake to the picnic?" of the picnic's thread, which never says).
+/// Mail sharing fewer of its words is not named: the mailbox has nothing on it.
+fn speaks_of_the_question(retrieval: &crate::engine::Retrieval) -> bool {
+    retrieval.evidence
+        || retrieval
+            .gate_signals
+            .is_some_and(|s| s.term_coverage >= HALF_OF_THE_WORDS)
+}
+
+/// The share of the question's content words that makes a match about it.
+const HALF_OF_THE_WORDS: f32 = 0.5;
