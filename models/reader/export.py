@@ -47,7 +47,11 @@ def main():
     quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8)
     import onnxruntime as ort
     rows = []
-    with open(os.path.join(OUT, "dev_cands.jsonl")) as f:
+    # the check's pairs: DEV candidates when `evaluate.py build` made them, else training pairs
+    check = os.path.join(OUT, "dev_cands.jsonl")
+    if not os.path.exists(check):
+        check = os.path.join(OUT, "pairs.train.jsonl")
+    with open(check) as f:
         for line in f:
             rows.append(json.loads(line))
     rows = rows[:: max(1, len(rows) // 50)][:50]
@@ -63,7 +67,7 @@ def main():
         res[name] = float(np.abs(out - ref).max())
     sha = hashlib.sha256(open(int8, "rb").read()).hexdigest()
     info = {"run": run, "int8": int8, "sha256": sha, "bytes": os.path.getsize(int8),
-            "max_abs_diff_vs_torch_50_dev_pairs": res, "torch_logit_range": [float(ref.min()), float(ref.max())]}
+            "max_abs_diff_vs_torch_50_pairs": res, "pairs": os.path.basename(check), "torch_logit_range": [float(ref.min()), float(ref.max())]}
     print(json.dumps(info, indent=1))
     with open(os.path.join(OUT, f"export.{run}.json"), "w") as f:
         json.dump(info, f, indent=1)
