@@ -30,6 +30,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import MODEL_DIR, OUT, STOP, TRAIN_BOXES, fit_pair, label_and_value, load_box, terms  # noqa
+from synth_questions import ctx3  # noqa
 
 from transformers import BertTokenizerFast
 
@@ -79,12 +80,6 @@ def topic_words(subject):
     if not words:
         return None
     return words[:rng.choice([2, 3, 3, 4])]
-
-
-def ctx3(m, i, sent=None):
-    prev = m["sents"][i - 1] if i > 0 else ""
-    nxt = m["sents"][i + 1] if i + 1 < len(m["sents"]) else ""
-    return m["subject"], m["sender"], prev, (m["sents"][i] if sent is None else sent), nxt
 
 
 def main():
