@@ -1,7 +1,8 @@
 """Export a trained reader to ONNX (opset 17) and int8 (dynamic quantisation).
 
 python export.py [RUN]   (default RUN=full) -> /tmp/quoth-selector/reader/reader-int8.onnx
-Inputs input_ids, attention_mask, token_type_ids (int64, [batch, seq]); output logits [batch, 1].
+Inputs input_ids, attention_mask and, for an encoder that has them (BERT, MiniLM),
+token_type_ids (int64, [batch, seq]); output logits [batch, 1].
 Checks int8 against torch on 50 dev pairs and prints the max abs logit difference and the sha256.
 """
 import hashlib
@@ -13,18 +14,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np  # noqa
 import torch  # noqa
-from transformers import BertForSequenceClassification, BertTokenizerFast  # noqa
+from transformers import AutoModelForSequenceClassification, AutoTokenizer  # noqa
 
 from common import OUT, MAX_LEN, read_jsonl  # noqa
 
 
 class Wrap(torch.nn.Module):
-    def __init__(self, m):
+    def __init__(self, m, names):
         super().__init__()
         self.m = m
+        self.names = names
 
-    def forward(self, input_ids, attention_mask, token_type_ids):
-        return self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).logits
+    def forward(self, *inputs):
+        return self.m(**dict(zip(self.names, inputs))).logits
 
 
 def main():
@@ -33,14 +35,16 @@ def main():
     src = os.path.join(OUT, "runs", run, "final")
     fp32 = os.path.join(OUT, f"reader-{run}-fp32.onnx")
     int8 = os.path.join(OUT, "reader-int8.onnx" if run == "full" else f"reader-{run}-int8.onnx")
-    tok = BertTokenizerFast.from_pretrained(src)
-    model = BertForSequenceClassification.from_pretrained(src, attn_implementation="eager").eval()
+    tok = AutoTokenizer.from_pretrained(src)
+    model = AutoModelForSequenceClassification.from_pretrained(src, attn_implementation="eager").eval()
+    # the inputs the encoder reads: MPNet's tokenizer gives no token_type_ids
+    names = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in tok.model_input_names]
     ex = tok(["what is the price?", "when?"], ["Re: offer | Dan J Hyvl |  >> The price is $15.00 per month. << ", "a | b |  >> c. << "],
              padding=True, truncation=True, max_length=MAX_LEN, return_tensors="pt")
-    args = (ex["input_ids"], ex["attention_mask"], ex["token_type_ids"])
-    torch.onnx.export(Wrap(model).eval(), args, fp32, opset_version=17,
-                      input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=["logits"],
-                      dynamic_axes={k: {0: "batch", 1: "sequence"} for k in ["input_ids", "attention_mask", "token_type_ids"]}
+    args = tuple(ex[n] for n in names)
+    torch.onnx.export(Wrap(model, names).eval(), args, fp32, opset_version=17,
+                      input_names=names, output_names=["logits"],
+                      dynamic_axes={k: {0: "batch", 1: "sequence"} for k in names}
                       | {"logits": {0: "batch"}})
     model.eval()  # export restores the wrapper's mode; make sure dropout is off for the check
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -59,7 +63,7 @@ def main():
               max_length=MAX_LEN, return_tensors="pt")
     with torch.inference_mode():
         ref = model(**enc).logits[:, 0].numpy()
-    feed = {k: enc[k].numpy().astype(np.int64) for k in ("input_ids", "attention_mask", "token_type_ids")}
+    feed = {k: enc[k].numpy().astype(np.int64) for k in names}
     res = {}
     for name, path in (("fp32", fp32), ("int8", int8)):
         s = ort.InferenceSession(path, providers=["CPUExecutionProvider"])

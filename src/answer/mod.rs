@@ -26,6 +26,7 @@ pub mod short_answer;
 pub mod span;
 pub mod unasked_kind;
 pub mod validate;
+pub mod whole_value;
 
 use crate::query::question::Question;
 use evidence::EvidencePack;

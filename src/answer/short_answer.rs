@@ -9,7 +9,8 @@
 
 use super::detect::{find_all, Found};
 use super::span::SpanLogits;
-use crate::lexicon::{month_number, CHANGE_VERBS, DATE_JOINERS, VAGUE_TIME_WORDS};
+use super::whole_value::{when_runs, widen};
+use crate::lexicon::{month_number, CHANGE_VERBS, VAGUE_TIME_WORDS};
 use crate::query::question::{AnswerKind, Question};
 use crate::query::terms::stem;
 use std::collections::HashSet;
@@ -19,7 +20,8 @@ use std::ops::Range;
 /// question asks for no kind of value. A figure that counts what "how many" asks
 /// for ("14 rooms" for "how many rooms"), with the words it counts, is it; else, with the span head's reading
 /// of the sentence (`span`, over the sentence with its whitespace collapsed), its
-/// best span unless the question itself holds it; else the first value of the asked
+/// best span grown to the whole value it cuts into ([`widen`]) unless the question
+/// itself holds it; else the first value of the asked
 /// kind, None when the sentence holds none.
 pub fn short_answer(
     text: &str,
@@ -35,7 +37,9 @@ pub fn short_answer(
     }
     span.and_then(|logits| {
         let (range, _) = logits.best()?;
-        let value = one_line(&text_of(text, range)?);
+        let line = one_line(text);
+        let range = widen(&line, range, question, known);
+        let value = one_line(line.get(range)?);
         let value = value.trim_end_matches([',', ';', ':', ' ']);
         // The question's own words are not what it asks for.
         let asked = question
@@ -141,11 +145,6 @@ fn word_spans(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// A byte range of the collapsed sentence, taken from that sentence.
-fn text_of(text: &str, range: Range<usize>) -> Option<String> {
-    one_line(text).get(range).map(str::to_string)
-}
-
 /// The value the span head scores best, found in the collapsed sentence; the earlier
 /// of equal scores.
 pub fn best_by_span(values: &[String], sentence: &str, logits: &SpanLogits) -> Option<String> {
@@ -217,31 +216,11 @@ pub fn typed_values(text: &str, question: &Question, known: &HashSet<String>) ->
     out
 }
 
-/// The date-and-time expressions of `text`, the most specific first: runs of
-/// adjacent dates and times (joined by punctuation or [`DATE_JOINERS`]) are one
-/// expression; one with a calendar date beats a weekday, which beats a vague word
+/// The date-and-time expressions of `text` ([`when_runs`]), the most specific
+/// first: one with a calendar date beats a weekday, which beats a vague word
 /// ("week", "month"); equals keep the text's order.
 fn when_values(text: &str, found: &[Found]) -> Vec<String> {
-    let mut parts: Vec<&Found> = found
-        .iter()
-        .filter(|f| matches!(f.kind, AnswerKind::Date | AnswerKind::Time))
-        .collect();
-    parts.sort_by_key(|f| f.span.start);
-    let joins = |gap: &str| {
-        gap.split(|c: char| c.is_whitespace() || ",–—-".contains(c))
-            .filter(|w| !w.is_empty())
-            .all(|w| DATE_JOINERS.contains(&w.to_lowercase().as_str()))
-            && gap.len() <= 12
-    };
-    let mut runs: Vec<Range<usize>> = Vec::new();
-    for f in parts {
-        match runs.last_mut() {
-            Some(run) if text.get(run.end..f.span.start).is_some_and(joins) => {
-                run.end = run.end.max(f.span.end);
-            }
-            _ => runs.push(f.span.clone()),
-        }
-    }
+    let mut runs = when_runs(text, found);
     let specificity = |run: &Range<usize>| {
         let words = text.get(run.clone()).unwrap_or("");
         let has_digit = words.chars().any(|c| c.is_ascii_digit());

@@ -47,6 +47,9 @@ pub const SECOND_LEVEL_SUFFIXES: &[&str] = &[
     "co", "com", "org", "net", "ac", "gov", "edu", "ltd", "plc", "or", "ne", "go",
 ];
 
+/// Words that continue a street address after a comma ("Suite 4", "Floor 3").
+pub const ADDRESS_UNITS: &[&str] = &["suite", "ste", "floor", "fl", "unit", "room", "apt"];
+
 /// Words that end the name of a place ("Pine Lodge", "Birch Room", "Elm Street").
 #[rustfmt::skip]
 pub const PLACE_ENDS: &[&str] = &[
