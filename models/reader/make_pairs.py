@@ -189,20 +189,24 @@ def mail_questions(qs, msgs, index, pool, out, tag):
             skipped["gold_missing"] += 1
             continue
         pos_sents = []
+        gold_pairs = []
         for g in gold_in:
             m = msgs[g]
             pos = positives(m, q.get("evidence"), answers)
             for i in sorted(pos):
-                out.append(pair(qid, question, fit_pair(tok, question, *ctx(m, i)), 1, "gold", msg=g, sent=i))
+                gold_pairs.append(pair(qid, question, fit_pair(tok, question, *ctx(m, i)), 1, "gold", msg=g, sent=i))
                 pos_sents.append((m, i))
             negs = [i for i in range(len(m["sents"])) if i not in pos and not has_answer(m["sents"][i], answers)
                     and not (q.get("evidence") and overlap(m["sents"][i], q["evidence"]) > 0.6)]
             rng.shuffle(negs)
             for i in negs[:N_INMSG]:
-                out.append(pair(qid, question, fit_pair(tok, question, *ctx(m, i)), 0, "in_message", msg=g, sent=i))
+                gold_pairs.append(pair(qid, question, fit_pair(tok, question, *ctx(m, i)), 0, "in_message", msg=g, sent=i))
         if not pos_sents:
+            # An answerable question whose answering sentence is not found gives no
+            # pairs: its message's other sentences would make a "no answer" group of it.
             skipped["no_positive"] += 1
             continue
+        out += gold_pairs
         # retrieved hard negatives
         hits = [h for h in index.search(question, N_RETR_MSGS + len(gold) + len(quoted) + 4) if h[0] not in gold and h[0] not in quoted][:N_RETR_MSGS]
         gold_sents = {nrm(m["sents"][i]) for m, i in pos_sents}
