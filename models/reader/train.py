@@ -7,6 +7,8 @@ non-answering ones; `groups.py`): a softmax over the group's logits and a "no an
 logit fixed at 0. A group with answers puts its mass on them; a group without any
 (a near miss) puts it on "no answer". A logit above 0 thus reads as "this answers
 the question better than nothing does", and the abstention threshold sits near 0.
+With --teacher (a larger reader's logits, `teach.py`) each group also learns the
+teacher's softmax over "no answer" and the group's pairs (distillation).
 Checkpoints every --ckpt-every steps to /tmp/quoth-selector/reader/runs/NAME/ckpt.pt;
 rerunning the same command resumes from there. Final model: runs/NAME/final/.
 """
@@ -78,6 +80,11 @@ def main():
     ap.add_argument("--tie", type=float, default=0.0,
                     help="listwise: weight of a loss that ties a question's logit with an answering sentence "
                          "to the logit of the same pair under another wording of the question (reword.py)")
+    ap.add_argument("--teacher", default="",
+                    help="listwise: a teacher's logits (teach.py); the student also learns the teacher's "
+                         "softmax over each drawn group and its \"no answer\" logit")
+    ap.add_argument("--distill", type=float, default=1.0,
+                    help="listwise: weight of the teacher's loss beside the labels' (with --teacher)")
     a = ap.parse_args()
     if a.loss == "listwise":
         return listwise(a)
@@ -167,6 +174,10 @@ def listwise(a):
         by_src[g["source"]] = by_src.get(g["source"], 0) + 1
     json.dump({**vars(a), "groups": by_src, "steps": steps}, open(os.path.join(rd, "args.json"), "w"), indent=1)
     print(f"{len(kept)} groups {by_src}, {len(order)} draws, {steps} steps", flush=True)
+    teacher = {}
+    if a.teacher:
+        teacher = {(r["question"], r["text"]): r["logit"] for r in read_jsonl(a.teacher)}
+        print(f"teacher: {len(teacher)} pairs", flush=True)
     model.train()
     t0 = time.time()
     run_loss = 0.0
@@ -211,6 +222,12 @@ def listwise(a):
             lse = torch.logsumexp(lg, 0)
             target = torch.logsumexp(lg[1:1 + p], 0) if p else lg[0]
             losses.append(lse - target)
+            if teacher:
+                # cross-entropy to the teacher's distribution over "no answer" and the group
+                tl = [teacher.get((qs[s0 + j], tbs[s0 + j])) for j in range(n)]
+                if all(x is not None for x in tl):
+                    p = torch.softmax(torch.tensor([0.0] + tl), 0)
+                    losses[-1] = losses[-1] + a.distill * -(p * torch.log_softmax(lg, 0)).sum()
         loss = torch.stack(losses).mean()
         if ties:
             loss = loss + a.tie * torch.stack([(logits[i] - logits[j]) ** 2 for i, j in ties]).mean()
