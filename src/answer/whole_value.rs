@@ -17,6 +17,9 @@ pub fn widen(
     question: &Question,
     known: &HashSet<String>,
 ) -> Range<usize> {
+    if line.get(range.clone()).is_none() {
+        return range;
+    }
     let found = find_all(line, known);
     let mut r = whole_words(line, range.clone());
     // Typed values only: a run of capitalised words may run on past a comma
@@ -126,33 +129,16 @@ fn street_address(line: &str, mut r: Range<usize>) -> Range<usize> {
     if capitalised && house {
         r.start = before.len() - number.len();
     }
-    // The unit: the span's last word ("..., Suite" when the name ran on), else
-    // the words after a comma.
-    let is_unit =
-        |w: &str| ADDRESS_UNITS.contains(&w.trim_end_matches('.').to_lowercase().as_str());
-    let last = line[r.clone()]
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or("");
-    let from = if is_unit(last) && line[..r.end].contains(", ") {
-        Some(r.end - last.len())
-    } else {
-        line[r.end..].strip_prefix(", ").map(|_| r.end + 2)
-    };
-    if let Some(from) = from {
-        let mut words = line[from..].split_whitespace();
-        let named = words.next().is_some_and(is_unit);
-        let value = words
-            .next()
-            .map(|w| w.trim_end_matches([',', '.', ';', ')']));
-        if let (true, Some(v)) = (named, value) {
-            if v.chars().any(|c| c.is_ascii_digit()) {
-                if let Some(at) = line[from..].find(v) {
-                    r.end = r.end.max(from + at + v.len());
-                }
-            }
-        }
-    }
+    let unit = line[r.end..].strip_prefix(", ").and_then(|after| {
+        let mut words = after.split_whitespace();
+        let named = words.next().is_some_and(|w| {
+            ADDRESS_UNITS.contains(&w.trim_end_matches('.').to_lowercase().as_str())
+        });
+        let value = words.next()?.trim_end_matches([',', '.', ';', ')']);
+        let numbered = named && value.chars().any(|c| c.is_ascii_digit());
+        numbered.then(|| after.find(value).map(|at| ", ".len() + at + value.len()))?
+    });
+    r.end += unit.unwrap_or(0);
     r
 }
 
