@@ -32,6 +32,15 @@ MEMBERS = ["reader-int8.onnx", "reader-contrast-int8.onnx"]
 TOKENIZER = os.path.join(HERE, "..", "all-MiniLM-L6-v2.tokenizer.json")
 
 
+def pair_logit(session, tok, question, text):
+    """One model's logit for one pair, fed the inputs its graph declares (MiniLM reads
+    token_type_ids, MPNet does not)."""
+    e = tok.encode(question, text)
+    feed = {"input_ids": [e.ids], "attention_mask": [e.attention_mask], "token_type_ids": [e.type_ids]}
+    ins = {i.name: np.array(feed[i.name], dtype=np.int64) for i in session.get_inputs()}
+    return float(session.run(None, ins)[0].reshape(-1)[0])
+
+
 def readings(r):
     prev = " ".join(r["prev"].split()[-NEIGHBOUR_WORDS:])
     nxt = " ".join(r["next"].split()[:NEIGHBOUR_WORDS])
@@ -79,16 +88,7 @@ def main():
     def logit(question, text):
         key = (tuple(paths), question, text)
         if key not in cache:
-            e = tok.encode(question, text)
-            feed = {
-                "input_ids": np.array([e.ids], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask], dtype=np.int64),
-                "token_type_ids": np.array([e.type_ids], dtype=np.int64),
-            }
-            cache[key] = float(np.mean([
-                s.run(None, {i.name: feed[i.name] for i in s.get_inputs()})[0].reshape(-1)[0]
-                for s in sessions
-            ]))
+            cache[key] = float(np.mean([pair_logit(s, tok, question, text) for s in sessions]))
         return cache[key]
 
     qs = load(args.sets)

@@ -22,7 +22,7 @@ from tokenizers import Tokenizer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from readings import TOKENIZER, readings  # noqa: E402
+from readings import TOKENIZER, pair_logit, readings  # noqa: E402
 from common import MAX_LEN  # noqa: E402
 
 
@@ -52,10 +52,7 @@ def main():
     def logit(path, sess, tok, q, t):
         k = (path, q, t)
         if k not in cache:
-            e = tok.encode(q, t)
-            feed = {"input_ids": [e.ids], "attention_mask": [e.attention_mask], "token_type_ids": [e.type_ids]}
-            ins = {i.name: np.array(feed[i.name], dtype=np.int64) for i in sess.get_inputs()}
-            cache[k] = float(sess.run(None, ins)[0].reshape(-1)[0])
+            cache[k] = pair_logit(sess, tok, q, t)
         return cache[k]
 
     os.makedirs(out, exist_ok=True)
